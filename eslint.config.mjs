@@ -1,0 +1,50 @@
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+
+// Who may import whom (STYLE.md, "Layout and boundaries"). Test-only libraries (type:testing) are
+// allowed from spec files, e2e and dev tools, never from production code.
+const production = [
+  { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [], allowedExternalImports: ['zod'] },
+  { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:protocol', 'type:infra'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:protocol', 'type:infra'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:protocol', 'type:infra', 'type:testing'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:protocol', 'type:infra', 'type:testing'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:protocol', 'type:infra', 'type:testing'] },
+];
+const inTests = production.map((rule) =>
+  rule.sourceTag === 'type:protocol'
+    ? rule
+    : { ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'type:testing'])] },
+);
+const boundaries = (depConstraints) => [
+  'error',
+  { enforceBuildableLibDependency: false, allowCircularSelfDependency: false, depConstraints },
+];
+
+export default [
+  { ignores: ['**/node_modules', '**/dist', '.tools', '.data', '.nx', 'coverage'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  prettier,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(production),
+      // Configuration is read once, through each project's zod schema in config.ts.
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read the environment only in config.ts (loadConfig).' },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.spec.ts', 'e2e/**/*.ts', 'libs/testing/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(inTests) },
+  },
+  {
+    files: ['**/config.ts', '**/*.spec.ts', 'e2e/**/*.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+];

@@ -1,0 +1,2 @@
+export * from './queue-definition';
+export * from './secrets';

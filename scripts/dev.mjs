@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// The one entry point behind `npm start`, `npm test`, `npm run bench`, lint and typecheck.
+// It must run on whatever Node the machine ships (Node 20 on a fresh Debian box), so it is plain
+// JavaScript with no dependencies: it installs Node 24 from the npm registry when the running Node
+// is older and re-executes itself under it, installs npm packages when the lock file changed, and
+// installs the Debian packages the system needs (as root) or prints the one command to run.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const NODE_MAJOR = 24;
+const NODE_DIR = join(ROOT, '.tools', `node${NODE_MAJOR}`);
+const NODE_BIN_DIR = join(NODE_DIR, 'node_modules', 'node', 'bin');
+/** Debian packages by the binary that proves each is installed. */
+const DEBIAN_PACKAGES = {
+  'redis-server': 'redis-server',
+  runsc: 'runsc',
+  podman: 'podman',
+  iptables: 'iptables',
+  ip: 'iproute2',
+};
+
+const COMMANDS = {
+  setup: { debian: true, run: () => 0 },
+  start: { debian: true, run: (args) => runNode(['--import', 'tsx', 'tools/stack/src/main.ts', ...args]) },
+  test: {
+    debian: true,
+    run: (args) =>
+      runNode(['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', bin('jest'), ...args]),
+  },
+  bench: { debian: true, run: (args) => runNode(['--import', 'tsx', 'tools/bench/src/main.ts', ...args]) },
+  lint: { debian: false, run: (args) => runNode([bin('eslint'), '--max-warnings=0', '.', ...args]) },
+  typecheck: { debian: false, run: () => runNode([bin('tsc'), '-p', 'tsconfig.json']) },
+};
+
+function log(message) {
+  process.stderr.write(`[dev] ${message}\n`);
+}
+
+function fail(message) {
+  log(message);
+  process.exit(1);
+}
+
+function bin(name) {
+  const paths = { jest: 'node_modules/jest/bin/jest.js', eslint: 'node_modules/eslint/bin/eslint.js', tsc: 'node_modules/typescript/bin/tsc' };
+  return join(ROOT, paths[name]);
+}
+
+function sh(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+  if (result.error) fail(`${command} could not run: ${result.error.message}`);
+  return result.status ?? 1;
+}
+
+function has(binary) {
+  return spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
+}
+
+function ensureNode24() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= NODE_MAJOR) return;
+  if (!existsSync(join(NODE_BIN_DIR, 'node'))) {
+    log(`Node ${process.versions.node} is older than ${NODE_MAJOR}; installing node@${NODE_MAJOR} into .tools/`);
+    mkdirSync(NODE_DIR, { recursive: true });
+    // A package.json of its own keeps npm from treating the repository as the project to install into.
+    writeFileSync(join(NODE_DIR, 'package.json'), '{ "private": true }\n');
+    const status = sh('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node@${NODE_MAJOR}`], { cwd: NODE_DIR });
+    if (status !== 0) fail(`installing node@${NODE_MAJOR} failed`);
+  }
+  const child = spawn(join(NODE_BIN_DIR, 'node'), [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    cwd: process.cwd(),
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${NODE_BIN_DIR}:${process.env.PATH ?? ''}` },
+  });
+  relaySignals(child);
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  return 'reexec';
+}
+
+function ensureNpmPackages() {
+  const lock = join(ROOT, 'package-lock.json');
+  const stamp = join(ROOT, 'node_modules', '.sandbox-install-stamp');
+  const digest = createHash('sha256')
+    .update(readFileSync(join(ROOT, 'package.json')))
+    .update(existsSync(lock) ? readFileSync(lock) : '')
+    .update(process.versions.node)
+    .digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
+  log('installing npm packages');
+  const status = sh('npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+  if (status !== 0) fail('npm install failed');
+  writeFileSync(stamp, digest);
+}
+
+function ensureDebianPackages() {
+  const missing = Object.entries(DEBIAN_PACKAGES)
+    .filter(([binary]) => !has(binary) && !existsSync(`/usr/sbin/${binary}`) && !existsSync(`/sbin/${binary}`))
+    .map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  const install = ['install', '-y', '--no-install-recommends', ...missing];
+  if (process.getuid?.() !== 0) {
+    fail(`missing Debian packages; run once: sudo apt-get update && sudo apt-get ${install.join(' ')}`);
+  }
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (sh('apt-get', ['update'], { env }) !== 0) fail('apt-get update failed');
+  if (sh('apt-get', install, { env }) !== 0) fail(`apt-get ${install.join(' ')} failed`);
+}
+
+function relaySignals(child) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      if (child.exitCode === null) child.kill(signal);
+    });
+  }
+}
+
+function runNode(args) {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
+  });
+  relaySignals(child);
+  child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
+}
+
+function main() {
+  const [name, ...args] = process.argv.slice(2);
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) fail(`usage: node scripts/dev.mjs <${Object.keys(COMMANDS).join('|')}> [args...]`);
+  if (ensureNode24() === 'reexec') return;
+  ensureNpmPackages();
+  if (command.debian) ensureDebianPackages();
+  const status = command.run(args);
+  if (typeof status === 'number') process.exit(status);
+}
+
+main();
