@@ -1,2 +1,3 @@
+export * from './errors/error-codes';
 export * from './queue-definition';
 export * from './secrets';

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Error codes of our HTTP APIs and failed jobs. Persistent: clients match on them. */
+export const ErrorCode = {
+  InvalidRequest: 'invalid_request',
+  Unauthorized: 'unauthorized',
+  Forbidden: 'forbidden',
+  NotFound: 'not_found',
+  Conflict: 'conflict',
+  PayloadTooLarge: 'payload_too_large',
+  Unavailable: 'unavailable',
+  Internal: 'internal',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const ErrorCodeSchema = z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]);
+
+/** The one error body every one of our HTTP APIs returns. */
+export const ErrorBodySchema = z.strictObject({
+  error: z.strictObject({
+    code: ErrorCodeSchema,
+    message: z.string().min(1),
+    /** Paths and messages of each invalid field, for `invalid_request`. */
+    issues: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
+  }),
+  requestId: z.string().min(1),
+});
+
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
