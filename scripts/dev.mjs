@@ -32,8 +32,23 @@ const COMMANDS = {
       runNode(['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', bin('jest'), ...args]),
   },
   bench: { debian: true, run: (args) => runNode(['--import', 'tsx', 'tools/bench/src/main.ts', ...args]) },
-  lint: { debian: false, run: (args) => runNode([bin('eslint'), '--max-warnings=0', '.', ...args]) },
+  lint: {
+    debian: false,
+    run: (args) => {
+      // @nx/enforce-module-boundaries silently skips itself when no project graph is cached: build it first.
+      if (sh(process.execPath, [bin('nx'), 'show', 'projects'], { stdio: 'ignore', env: nxEnv() }) !== 0) return 1;
+      return runNode([bin('eslint'), '--max-warnings=0', '.', ...args]);
+    },
+  },
   typecheck: { debian: false, run: () => runNode([bin('tsc'), '-p', 'tsconfig.json']) },
+  build: {
+    debian: false,
+    run: () => {
+      const status = sh(process.execPath, [bin('tsc'), '-p', 'tsconfig.json']);
+      if (status !== 0) return status;
+      return runNode(['--import', 'tsx', 'tools/build/src/main.ts']);
+    },
+  },
 };
 
 function log(message) {
@@ -46,7 +61,9 @@ function fail(message) {
 }
 
 function bin(name) {
-  const paths = { jest: 'node_modules/jest/bin/jest.js', eslint: 'node_modules/eslint/bin/eslint.js', tsc: 'node_modules/typescript/bin/tsc' };
+  const paths = {
+    nx: 'node_modules/nx/dist/bin/nx.js',
+    jest: 'node_modules/jest/bin/jest.js', eslint: 'node_modules/eslint/bin/eslint.js', tsc: 'node_modules/typescript/bin/tsc' };
   return join(ROOT, paths[name]);
 }
 
@@ -119,11 +136,15 @@ function relaySignals(child) {
   }
 }
 
+function nxEnv() {
+  return { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
+}
+
 function runNode(args) {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
+    env: { ...nxEnv(), PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
   });
   relaySignals(child);
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback);
+
+/** Ports of the embedded stack (`npm start`); each can be overridden from the environment. */
+export const StackConfigSchema = z.object({
+  DASHBOARD_PORT: port(7100),
+  INSTANCE_MANAGER_PORT: port(7101),
+  ADAPTER_PORT: port(7102),
+  DRAIN_CONTROLLER_PORT: port(7103),
+  REDEMPTION_HANDOFF_PORT: port(7104),
+  VERIFIER_PORT: port(7105),
+  REDIS_PORT: port(6390),
+  NODE_SIM_PORT: port(8935),
+  NODE_SIM_METRICS_PORT: port(8936),
+  /** Where the stack keeps Redis data and generated secrets, relative to the repository. */
+  STACK_DATA_DIR: z.string().min(1).default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  /** Starts the dashboard with write actions (retry, clean, promote) enabled. */
+  DASHBOARD_WRITABLE: z.stringbool().default(false),
+});
+
+export type StackConfig = z.infer<typeof StackConfigSchema>;
+
+/** The environment the stack's children inherit (PATH, HOME, locale), without our own settings. */
+export function inheritedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_OPTIONS', 'CI'];
+  return Object.fromEntries(keep.flatMap((key) => (env[key] === undefined ? [] : [[key, env[key]]])));
+}
+
+/** Reads the whole process environment once, for main.ts. */
+export function processEnv(): NodeJS.ProcessEnv {
+  return process.env;
+}

@@ -1,0 +1,17 @@
+// `npm start`: runs the whole system on its embedded defaults, prefixing each member's log lines,
+// and on Ctrl-C (or SIGTERM) stops the members in reverse order.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '@sandbox/service-kit';
+import { inheritedEnv, processEnv, StackConfigSchema } from './config';
+import { runStack } from './run-stack';
+import { stackMembers } from './stack-members';
+
+const env = processEnv();
+const config = loadConfig(StackConfigSchema, env);
+const root = process.cwd();
+const dataDir = resolve(root, config.STACK_DATA_DIR);
+mkdirSync(resolve(dataDir, 'redis'), { recursive: true });
+
+const members = stackMembers(config, { root, dataDir, nodePath: process.execPath, baseEnv: inheritedEnv(env) });
+process.exitCode = await runStack(members, process);

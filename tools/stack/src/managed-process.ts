@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+
+/** One member of the stack: a long-running child process with a readiness check. */
+export interface ProcessSpec {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Resolves true once the process serves; polled until `readyTimeoutMs`. */
+  isReady: () => Promise<boolean>;
+  readyTimeoutMs?: number;
+  /** What to print once it is ready, e.g. its URL. */
+  banner?: string;
+}
+
+/** Writes one line of a child's output; the stack prefixes it with the child's name. */
+export type LineSink = (name: string, line: string) => void;
+
+export interface ManagedProcess {
+  readonly spec: ProcessSpec;
+  readonly exited: Promise<number | null>;
+  waitReady(): Promise<void>;
+  stop(graceMs: number): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts a child process, prefixing its output lines, and watches it until it exits. */
+export function startProcess(spec: ProcessSpec, sink: LineSink): ManagedProcess {
+  const child: ChildProcess = spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so a terminal's Ctrl-C reaches the stack first and it stops children in order.
+    detached: true,
+  });
+  pipeLines(child.stdout, spec.name, sink);
+  pipeLines(child.stderr, spec.name, sink);
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('error', (error) => {
+      sink(spec.name, `could not start: ${error.message}`);
+      resolve(null);
+    });
+    child.on('exit', (code) => resolve(code));
+  });
+  let done = false;
+  void exited.then(() => (done = true));
+
+  async function waitReady(): Promise<void> {
+    const deadline = Date.now() + (spec.readyTimeoutMs ?? 30_000);
+    while (!done && Date.now() < deadline) {
+      if (await spec.isReady().catch(() => false)) return;
+      await sleep(200);
+    }
+    throw new Error(done ? `${spec.name} exited before it was ready` : `${spec.name} was not ready in time`);
+  }
+
+  async function stop(graceMs: number): Promise<void> {
+    if (done || child.pid === undefined) return;
+    child.kill('SIGTERM');
+    const timer = sleep(graceMs).then(() => 'timeout' as const);
+    if ((await Promise.race([exited, timer])) === 'timeout' && !done) {
+      sink(spec.name, `did not stop within ${graceMs} ms; killing it`);
+      process.kill(-child.pid, 'SIGKILL');
+      await exited;
+    }
+  }
+
+  return { spec, exited, waitReady, stop };
+}
+
+function pipeLines(stream: Readable | null, name: string, sink: LineSink): void {
+  if (!stream) return;
+  createInterface({ input: stream }).on('line', (line) => sink(name, line));
+}
