@@ -2,7 +2,7 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
 // Who may import whom (STYLE.md, "Layout and boundaries"). Test-only libraries (type:testing) are
-// allowed from spec files, e2e and dev tools, never from production code.
+// allowed from spec and bench files, e2e and dev tools, never from production code.
 const production = [
   { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [], allowedExternalImports: ['zod'] },
   { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:protocol', 'type:infra'] },
@@ -13,7 +13,7 @@ const production = [
 ];
 const inTests = production.map((rule) =>
   rule.sourceTag === 'type:protocol'
-    ? rule
+    ? { ...rule, allowedExternalImports: [...rule.allowedExternalImports, '@jest/globals'] }
     : { ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'type:testing'])] },
 );
 const boundaries = (depConstraints) => [
@@ -33,14 +33,18 @@ export default [
       // Configuration is read once, through each project's zod schema in config.ts.
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read the environment only in config.ts (loadConfig).' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read the environment only in config.ts (loadConfig).',
+        },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
   {
-    files: ['**/*.spec.ts', 'e2e/**/*.ts', 'libs/testing/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.bench.ts', 'e2e/**/*.ts', 'libs/testing/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(inTests) },
   },
   {

@@ -2,7 +2,11 @@
 // packages such as @kubernetes/client-node v2 load as they are; @swc/jest strips types and keeps ESM.
 const swc = [
   '@swc/jest',
-  { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' }, sourceMaps: 'inline' },
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2023' },
+    module: { type: 'es6' },
+    sourceMaps: 'inline',
+  },
 ];
 
 /** @type {import('jest').Config} */
@@ -15,4 +19,6 @@ export default {
   reporters: ['default', '<rootDir>/jest/summary-reporter.cjs'],
   testTimeout: 60_000,
   maxWorkers: 1,
+  // A leaked handle must not hang CI for its whole time budget; each suite still closes what it opens.
+  forceExit: true,
 };

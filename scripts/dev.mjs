@@ -36,7 +36,8 @@ const COMMANDS = {
     debian: false,
     run: (args) => {
       // @nx/enforce-module-boundaries silently skips itself when no project graph is cached: build it first.
-      if (sh(process.execPath, [bin('nx'), 'show', 'projects'], { stdio: 'ignore', env: nxEnv() }) !== 0) return 1;
+      if (sh(process.execPath, [bin('nx'), 'show', 'projects'], { stdio: 'ignore', env: nxEnv() }) !== 0)
+        return 1;
       return runNode([bin('eslint'), '--max-warnings=0', '.', ...args]);
     },
   },
@@ -63,7 +64,10 @@ function fail(message) {
 function bin(name) {
   const paths = {
     nx: 'node_modules/nx/dist/bin/nx.js',
-    jest: 'node_modules/jest/bin/jest.js', eslint: 'node_modules/eslint/bin/eslint.js', tsc: 'node_modules/typescript/bin/tsc' };
+    jest: 'node_modules/jest/bin/jest.js',
+    eslint: 'node_modules/eslint/bin/eslint.js',
+    tsc: 'node_modules/typescript/bin/tsc',
+  };
   return join(ROOT, paths[name]);
 }
 
@@ -81,18 +85,26 @@ function ensureNode24() {
   const major = Number(process.versions.node.split('.')[0]);
   if (major >= NODE_MAJOR) return;
   if (!existsSync(join(NODE_BIN_DIR, 'node'))) {
-    log(`Node ${process.versions.node} is older than ${NODE_MAJOR}; installing node@${NODE_MAJOR} into .tools/`);
+    log(
+      `Node ${process.versions.node} is older than ${NODE_MAJOR}; installing node@${NODE_MAJOR} into .tools/`,
+    );
     mkdirSync(NODE_DIR, { recursive: true });
     // A package.json of its own keeps npm from treating the repository as the project to install into.
     writeFileSync(join(NODE_DIR, 'package.json'), '{ "private": true }\n');
-    const status = sh('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node@${NODE_MAJOR}`], { cwd: NODE_DIR });
+    const status = sh('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node@${NODE_MAJOR}`], {
+      cwd: NODE_DIR,
+    });
     if (status !== 0) fail(`installing node@${NODE_MAJOR} failed`);
   }
-  const child = spawn(join(NODE_BIN_DIR, 'node'), [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    cwd: process.cwd(),
-    stdio: 'inherit',
-    env: { ...process.env, PATH: `${NODE_BIN_DIR}:${process.env.PATH ?? ''}` },
-  });
+  const child = spawn(
+    join(NODE_BIN_DIR, 'node'),
+    [fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      cwd: process.cwd(),
+      stdio: 'inherit',
+      env: { ...process.env, PATH: `${NODE_BIN_DIR}:${process.env.PATH ?? ''}` },
+    },
+  );
   relaySignals(child);
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
   return 'reexec';
@@ -115,7 +127,9 @@ function ensureNpmPackages() {
 
 function ensureDebianPackages() {
   const missing = Object.entries(DEBIAN_PACKAGES)
-    .filter(([binary]) => !has(binary) && !existsSync(`/usr/sbin/${binary}`) && !existsSync(`/sbin/${binary}`))
+    .filter(
+      ([binary]) => !has(binary) && !existsSync(`/usr/sbin/${binary}`) && !existsSync(`/sbin/${binary}`),
+    )
     .map(([, pkg]) => pkg);
   if (missing.length === 0) return;
   const install = ['install', '-y', '--no-install-recommends', ...missing];

@@ -48,6 +48,9 @@ export function redactSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecrets);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key, isSecretFieldName(key) ? '[redacted]' : redactSecrets(inner)]),
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      isSecretFieldName(key) ? '[redacted]' : redactSecrets(inner),
+    ]),
   );
 }

@@ -3,7 +3,11 @@ import { parseFigure } from './find-benches';
 
 describe('parseFigure', () => {
   it('reads name, value and unit', () => {
-    expect(parseFigure('queue-roundtrip: 1234.5 jobs/s')).toEqual({ name: 'queue-roundtrip', value: 1234.5, unit: 'jobs/s' });
+    expect(parseFigure('queue-roundtrip: 1234.5 jobs/s')).toEqual({
+      name: 'queue-roundtrip',
+      value: 1234.5,
+      unit: 'jobs/s',
+    });
     expect(parseFigure('  proxy.p99: 0.42 ms  ')).toEqual({ name: 'proxy.p99', value: 0.42, unit: 'ms' });
   });
 

@@ -7,7 +7,10 @@ const root = process.cwd();
 const filter = process.argv[2];
 
 async function runBench(file: string): Promise<{ code: number; figures: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let figures = 0;
   for await (const line of createInterface({ input: child.stdout })) {
     if (parseFigure(line)) {

@@ -13,5 +13,10 @@ const root = process.cwd();
 const dataDir = resolve(root, config.STACK_DATA_DIR);
 mkdirSync(resolve(dataDir, 'redis'), { recursive: true });
 
-const members = stackMembers(config, { root, dataDir, nodePath: process.execPath, baseEnv: inheritedEnv(env) });
+const members = stackMembers(config, {
+  root,
+  dataDir,
+  nodePath: process.execPath,
+  baseEnv: inheritedEnv(env),
+});
 process.exitCode = await runStack(members, process);

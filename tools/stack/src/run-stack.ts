@@ -36,7 +36,10 @@ export async function runStack(specs: ProcessSpec[], signals: NodeJS.EventEmitte
   if (running.length === specs.length) writeLine('stack', 'all members are ready; press Ctrl-C to stop');
 
   const unexpected = Promise.race(running.map((member) => member.exited.then(() => member.spec.name)));
-  const reason = await Promise.race([stopSignal.then((signal) => ({ signal })), unexpected.then((name) => ({ name }))]);
+  const reason = await Promise.race([
+    stopSignal.then((signal) => ({ signal })),
+    unexpected.then((name) => ({ name })),
+  ]);
   if ('name' in reason) writeLine('stack', `${reason.name} exited unexpectedly; stopping the others`);
   else writeLine('stack', `${reason.signal} received; stopping`);
   await stopAll();

@@ -33,9 +33,15 @@ describe('module boundaries', () => {
   });
 
   it('rejects libs/protocol importing anything but zod', async () => {
-    const bad = await ruleIds("import pino from 'pino';\nexport const p = pino;\n", 'libs/protocol/src/bad.ts');
+    const bad = await ruleIds(
+      "import pino from 'pino';\nexport const p = pino;\n",
+      'libs/protocol/src/bad.ts',
+    );
     expect(bad).toEqual([expect.stringContaining('@nx/enforce-module-boundaries')]);
-    const good = await ruleIds("import { z } from 'zod';\nexport const s = z.string();\n", 'libs/protocol/src/ok.ts');
+    const good = await ruleIds(
+      "import { z } from 'zod';\nexport const s = z.string();\n",
+      'libs/protocol/src/ok.ts',
+    );
     expect(good).toEqual([]);
   });
 

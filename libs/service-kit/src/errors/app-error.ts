@@ -1,10 +1,6 @@
-import { ErrorCode } from '@sandbox/protocol';
+import { ErrorCode, type FieldIssue } from '@sandbox/protocol';
 
-/** One invalid field of a request: a dotted path and a message (never the offending value). */
-export interface FieldIssue {
-  path: string;
-  message: string;
-}
+export type { FieldIssue };
 
 /**
  * A business error with a protocol error code and an HTTP status. The error middleware maps it to
@@ -16,7 +12,12 @@ export class AppError extends Error {
   readonly status: number;
   readonly issues: readonly FieldIssue[] | undefined;
 
-  constructor(code: ErrorCode, status: number, message: string, options?: { cause?: unknown; issues?: FieldIssue[] }) {
+  constructor(
+    code: ErrorCode,
+    status: number,
+    message: string,
+    options?: { cause?: unknown; issues?: FieldIssue[] },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = status;

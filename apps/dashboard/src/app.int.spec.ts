@@ -1,0 +1,108 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { ALL_QUEUES } from '@sandbox/protocol';
+import { createRedisConnection } from '@sandbox/queue';
+import { createHealth, createLogger, createMetrics } from '@sandbox/service-kit';
+import { startRedis, uniquePrefix, type RedisFixture } from '@sandbox/testing';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import request from 'supertest';
+import { createApp } from './app';
+import { openProtocolQueues } from './queues';
+
+const CANARY = 'canary-secret-5f1e9d2c7b';
+let redis: RedisFixture;
+let connection: Redis;
+let queues: Queue[] = [];
+const lines: string[] = [];
+const logger = createLogger({
+  svc: 'dashboard',
+  level: 'info',
+  destination: { write: (line: string) => void lines.push(line) },
+});
+
+function dashboard(writable: boolean) {
+  const health = createHealth({ logger });
+  health.markReady();
+  return createApp({ logger, health, metrics: createMetrics({ svc: 'dashboard' }), queues, writable });
+}
+
+const queueNamed = (name: string) => queues.find((queue) => queue.name === name) as Queue;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  connection = createRedisConnection(redis.url, 'producer');
+  // A producer connection refuses commands until it is connected (no offline queue).
+  await new Promise((resolve) => connection.once('ready', resolve));
+});
+
+afterEach(async () => {
+  await Promise.all(
+    queues.map(async (queue) => {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }),
+  );
+  queues = [];
+});
+
+afterAll(async () => {
+  await connection.quit();
+  await redis.stop();
+});
+
+describe('dashboard', () => {
+  it('lists every queue the protocol defines', async () => {
+    queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
+    const response = await request(dashboard(false)).get('/queues/api/queues').expect(200);
+    const names = (response.body as { queues: { name: string }[] }).queues.map((queue) => queue.name);
+    expect(names.sort()).toEqual(ALL_QUEUES.map((queue) => queue.name).sort());
+  });
+
+  it('never shows a secret field of job data, even one no producer should have let through', async () => {
+    queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
+    // Added with a raw BullMQ queue on purpose: our producers refuse secret-named fields.
+    const job = await queueNamed('ticket-delivery').add('deliver-ticket', {
+      ticketHash: `0x${'ab'.repeat(32)}`,
+      nested: { recipientRand: CANARY, list: [{ sessionToken: CANARY }] },
+    });
+    const list = await request(dashboard(false))
+      .get('/queues/api/queues')
+      .query({ activeQueue: 'ticket-delivery', status: 'latest', page: 1, jobsPerPage: 10 })
+      .expect(200);
+    const one = await request(dashboard(false))
+      .get(`/queues/api/queues/ticket-delivery/${job.id}`)
+      .expect(200);
+    expect(JSON.stringify(list.body)).toContain('"recipientRand":"[redacted]"');
+    expect(JSON.stringify(list.body)).toContain('ticketHash');
+    for (const body of [list.text, one.text, lines.join('')]) expect(body).not.toContain(CANARY);
+  });
+
+  it('is read-only unless started writable', async () => {
+    queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
+    const readOnly = await request(dashboard(false))
+      .put('/queues/api/queues/instance-events/pause')
+      .expect(403);
+    expect(readOnly.body.error.code).toBe('forbidden');
+    expect(await queueNamed('instance-events').isPaused()).toBe(false);
+    await request(dashboard(false)).put('/queues/api/queues/pause').expect(403);
+    await request(dashboard(true)).put('/queues/api/queues/instance-events/pause').expect(200);
+    expect(await queueNamed('instance-events').isPaused()).toBe(true);
+  });
+
+  it('refuses adding or editing jobs even when writable, since no producer would validate them', async () => {
+    queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
+    await request(dashboard(true))
+      .post('/queues/api/queues/instance-events/add')
+      .send({ name: 'instance-ready', data: {} })
+      .expect(403);
+    expect(await queueNamed('instance-events').count()).toBe(0);
+  });
+
+  it('redirects the root to the board and reports readiness', async () => {
+    queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
+    await request(dashboard(false)).get('/').expect(302).expect('location', '/queues');
+    await request(dashboard(false)).get('/healthz').expect(200);
+    const page = await request(dashboard(false)).get('/queues').expect(200);
+    expect(page.text).toContain('<html');
+  });
+});

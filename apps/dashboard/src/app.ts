@@ -1,0 +1,27 @@
+import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
+import type { Queue } from 'bullmq';
+import type { Express } from 'express';
+import { BOARD_PATH, createBoardRouter } from './board';
+import { boardWriteGuard } from './write-guard';
+
+export interface DashboardDeps {
+  logger: ServiceLogger;
+  health: Health;
+  metrics: ServiceMetrics;
+  /** One BullMQ queue per queue definition of the protocol. */
+  queues: readonly Queue[];
+  writable: boolean;
+}
+
+/** The dashboard's express app: the board under {@link BOARD_PATH}, guarded unless writable. */
+export function createApp(deps: DashboardDeps): Express {
+  return createHttpApp({
+    logger: deps.logger,
+    health: deps.health,
+    metrics: deps.metrics,
+    configure: (app) => {
+      app.get('/', (_request, response) => response.redirect(302, BOARD_PATH));
+      app.use(BOARD_PATH, boardWriteGuard(deps.writable), createBoardRouter(deps));
+    },
+  });
+}

@@ -1,0 +1,80 @@
+// The embedded stack as `npm start` runs it: every member comes up on its own ports, the dashboard
+// answers, and SIGINT (Ctrl-C) stops every member, leaving no process behind.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { findFreePort, waitFor } from '@sandbox/testing';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+let stack: ChildProcess;
+let output = '';
+let dataDir: string;
+let ports: { dashboard: number; redis: number };
+
+const refusesConnections = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.on('connect', () => {
+      socket.destroy();
+      done(false);
+    });
+    socket.on('error', () => done(true));
+  });
+
+const exited = () => new Promise<number | null>((done) => stack.once('exit', (code) => done(code)));
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'stack-e2e-'));
+  ports = { dashboard: await findFreePort(), redis: await findFreePort() };
+  stack = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/main.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DASHBOARD_PORT: String(ports.dashboard),
+      REDIS_PORT: String(ports.redis),
+      STACK_DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  stack.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor(() => output.includes('all members are ready'), {
+    timeoutMs: 60_000,
+    description: 'stack ready',
+  });
+});
+
+afterAll(async () => {
+  if (stack.exitCode === null) stack.kill('SIGKILL');
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start (tools/stack)', () => {
+  it('prints each member with its URL and prefixes their logs', () => {
+    expect(output).toContain(`redis ready at redis://127.0.0.1:${ports.redis}`);
+    expect(output).toContain(`dashboard ready at http://127.0.0.1:${ports.dashboard}/`);
+    expect(output).toMatch(/^dashboard\s+\| \{/m);
+  });
+
+  it('serves the dashboard over every protocol queue', async () => {
+    const response = await fetch(`http://127.0.0.1:${ports.dashboard}/queues/api/queues`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { queues: { name: string }[] };
+    expect(body.queues.map((queue) => queue.name)).toEqual(
+      expect.arrayContaining(['instance-events', 'ticket-delivery']),
+    );
+  });
+
+  it('stops every member on SIGINT and exits 0', async () => {
+    const done = exited();
+    stack.kill('SIGINT');
+    expect(await done).toBe(0);
+    expect(output).toContain('stopped');
+    await expect(fetch(`http://127.0.0.1:${ports.dashboard}/healthz`)).rejects.toThrow();
+    expect(await refusesConnections(ports.redis)).toBe(true);
+  });
+});

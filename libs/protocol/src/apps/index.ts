@@ -1,0 +1,3 @@
+export * from './app-spec.schema';
+export * from './image-reference.schema';
+export * from './resources.schema';

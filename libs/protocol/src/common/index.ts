@@ -1,0 +1,5 @@
+export * from './chain.schema';
+export * from './fields.schema';
+export * from './ids.schema';
+export * from './offer.schema';
+export * from './schema-keys';

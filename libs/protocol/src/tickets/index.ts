@@ -1,0 +1,2 @@
+export * from './winning-ticket-batch.schema';
+export * from './winning-ticket.schema';

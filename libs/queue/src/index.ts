@@ -1,0 +1,30 @@
+export {
+  createRedisConnection,
+  isRedisUnavailableError,
+  type RedisConnectionOptions,
+  type RedisRole,
+} from './connection';
+export { DEFAULT_JOB_OPTIONS, DEFAULT_QUEUE_PREFIX } from './defaults';
+export {
+  createDurableWriter,
+  type DurabilityMode,
+  type DurableWriter,
+  type DurableWriterOptions,
+} from './durable-write';
+export {
+  DurabilityUnavailableError,
+  DurableWriteTimeoutError,
+  JobDataError,
+  RedisPreflightError,
+} from './errors';
+export { findSecretKeyPaths, parseJobData } from './job-data';
+export { preflightRedis, type PreflightOptions, type RedisSettings } from './preflight';
+export {
+  createProducer,
+  type AddJobOptions,
+  type JobInput,
+  type Producer,
+  type ProducerDeps,
+} from './producer';
+export type { RedisCommandClient } from './redis-info';
+export { createWorker, type JobHandlers, type TypedWorker, type WorkerDeps } from './worker';

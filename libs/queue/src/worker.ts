@@ -1,0 +1,96 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { summarizeZodIssues, type JobData, type JobName, type QueueDefinition } from '@sandbox/protocol';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { DEFAULT_QUEUE_PREFIX } from './defaults';
+import { jobSchema } from './job-data';
+
+/** One async handler per job name, receiving the parsed (typed) data and the BullMQ job. */
+export type JobHandlers<Q extends QueueDefinition> = {
+  [N in JobName<Q>]: (data: JobData<Q, N>, job: Job) => Promise<unknown>;
+};
+
+/** Dependencies of {@link createWorker}. */
+export interface WorkerDeps {
+  /** A `worker` connection (`maxRetriesPerRequest: null`); shared, so the caller closes it. */
+  connection: Redis;
+  /** BullMQ key prefix. @defaultValue {@link DEFAULT_QUEUE_PREFIX} */
+  prefix?: string;
+  logger: Logger;
+  /** Jobs processed at once. @defaultValue 1 */
+  concurrency?: number;
+  /** Start fetching jobs at once; false to call `worker.run()` later (e.g. after readiness). @defaultValue true */
+  autorun?: boolean;
+}
+
+/** A typed worker for one queue. */
+export interface TypedWorker {
+  /** The underlying BullMQ worker. */
+  readonly worker: Worker;
+  /** Stops taking jobs and waits for the active ones (BullMQ has no timeout here; the caller's shutdown timer does). */
+  close(): Promise<void>;
+}
+
+const MAX_NAME_IN_REASON = 100;
+
+/**
+ * Creates a worker that parses each job's data with its schema before calling the handler. A job
+ * with malformed data or an unknown name fails once with `UnrecoverableError` (the reason lists
+ * paths and messages, never values) and is not retried; any other throw is retried with backoff.
+ */
+export function createWorker<Q extends QueueDefinition>(
+  definition: Q,
+  handlers: JobHandlers<Q>,
+  deps: WorkerDeps,
+): TypedWorker {
+  const logger = deps.logger.child({ queue: definition.name });
+  const byName = handlers as Record<string, ((data: unknown, job: Job) => Promise<unknown>) | undefined>;
+
+  const processor = async (job: Job): Promise<unknown> => {
+    const schema = jobSchema(definition, job.name);
+    const handler = Object.hasOwn(byName, job.name) ? byName[job.name] : undefined;
+    if (!schema || !handler) {
+      throw new UnrecoverableError(`unknown job name "${job.name.slice(0, MAX_NAME_IN_REASON)}"`);
+    }
+    const parsed = schema.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(`malformed job data: ${summarizeZodIssues(parsed.error)}`);
+    }
+    return handler(parsed.data, job);
+  };
+
+  const worker = new Worker(definition.name, processor, {
+    connection: deps.connection,
+    prefix: deps.prefix ?? DEFAULT_QUEUE_PREFIX,
+    concurrency: deps.concurrency ?? 1,
+    autorun: deps.autorun ?? true,
+  });
+  worker.on('error', (err: Error) => logger.error({ err }, 'worker error'));
+  worker.on('failed', (job: Job | undefined, err: Error) => {
+    const fields = {
+      jobId: job?.id,
+      jobName: job?.name,
+      attemptsMade: job?.attemptsMade,
+      reason: err.message,
+    };
+    logger.warn(fields, 'job failed');
+  });
+  return { worker, close: () => closeWorker(worker) };
+}
+
+// BullMQ race (taskforcesh/bullmq#1810): a stalled-jobs check in flight when close() is called arms
+// its 30 s timer afterwards, which keeps the process alive. Stop it once the check has returned.
+const STALLED_CHECK_STOP_POLLS = 100;
+
+async function closeWorker(worker: Worker): Promise<void> {
+  await worker.close();
+  const internals = worker as unknown as {
+    stalledCheckerRunning?: boolean;
+    stalledCheckStopper?: () => void;
+  };
+  for (let poll = 0; internals.stalledCheckerRunning === true && poll < STALLED_CHECK_STOP_POLLS; poll += 1) {
+    internals.stalledCheckStopper?.();
+    await sleep(10);
+  }
+}

@@ -1,0 +1,155 @@
+import type { InstanceNames } from './naming';
+
+/**
+ * IPv4 ranges that are not public internet (RFC 6890 special-purpose blocks): private ranges,
+ * loopback, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, documentation and
+ * benchmarking nets (some hosts, this one included, number their own LAN from them), multicast and
+ * reserved space. An instance never opens a connection to any of them, whatever its egress policy.
+ */
+export const NON_PUBLIC_RANGES: readonly string[] = Object.freeze([
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+]);
+
+/** Egress policy of an instance. */
+export type EgressPolicy = 'none' | 'internet';
+
+/** What the rules of one instance depend on. */
+export interface FirewallInput {
+  names: InstanceNames;
+  instanceAddress: string;
+  egress: EgressPolicy;
+  /** Destinations refused even with egress `internet`: non-public ranges, the instance subnet, host networks. */
+  blockedRanges: readonly string[];
+  /** TCP ports of our services and Redis, refused at any address. */
+  protectedPorts: readonly number[];
+}
+
+const REJECT = '-j REJECT --reject-with icmp-admin-prohibited';
+const MULTIPORT_LIMIT = 15;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
+  return out;
+}
+
+function egressChainRules(input: FirewallInput): string[] {
+  const chain = input.names.egressChain;
+  return [
+    // Replies on connections the host opened to the app port.
+    `-A ${chain} -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT`,
+    ...chunks([...new Set(input.protectedPorts)], MULTIPORT_LIMIT).map(
+      (ports) => `-A ${chain} -p tcp -m multiport --dports ${ports.join(',')} ${REJECT}`,
+    ),
+    // Any address of the host itself: loopback, the veth's own address, every interface.
+    `-A ${chain} -m addrtype --dst-type LOCAL ${REJECT}`,
+    ...input.blockedRanges.map((range) => `-A ${chain} -d ${range} ${REJECT}`),
+    ...(input.egress === 'internet' ? [`-A ${chain} -j ACCEPT`] : []),
+    `-A ${chain} ${REJECT}`,
+  ];
+}
+
+/**
+ * The `iptables-restore --noflush` script that installs one instance's rules. Declaring a chain in
+ * such a script creates it or empties it, so applying the script twice leaves one copy of each rule
+ * except the jumps, which callers avoid by removing the instance's rules first.
+ */
+export function buildFirewallScript(input: FirewallInput): string {
+  const { names } = input;
+  const lines = [
+    '*filter',
+    `:${names.egressChain} - [0:0]`,
+    `:${names.ingressChain} - [0:0]`,
+    ...egressChainRules(input),
+    // Nothing but the host (which reaches the instance directly, not through FORWARD) opens connections to it.
+    `-A ${names.ingressChain} -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT`,
+    `-A ${names.ingressChain} ${REJECT}`,
+    `-I INPUT 1 -i ${names.hostVeth} -j ${names.egressChain}`,
+    `-I FORWARD 1 -i ${names.hostVeth} -j ${names.egressChain}`,
+    `-I FORWARD 1 -o ${names.hostVeth} -j ${names.ingressChain}`,
+    'COMMIT',
+  ];
+  if (input.egress === 'internet') {
+    lines.push(
+      '*nat',
+      `:${names.natChain} - [0:0]`,
+      ...input.blockedRanges.map((range) => `-A ${names.natChain} -d ${range} -j RETURN`),
+      `-A ${names.natChain} -j MASQUERADE`,
+      `-I POSTROUTING 1 -s ${input.instanceAddress}/32 -j ${names.natChain}`,
+      'COMMIT',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Chain names declared in `iptables-save` output, per table. */
+export function parseChains(saveOutput: string): Map<string, Set<string>> {
+  const tables = new Map<string, Set<string>>();
+  let current: Set<string> | undefined;
+  for (const line of saveOutput.split('\n')) {
+    if (line.startsWith('*')) {
+      current = new Set();
+      tables.set(line.slice(1).trim(), current);
+    } else if (line.startsWith(':') && current) {
+      const name = line.slice(1).split(' ')[0];
+      if (name) current.add(name);
+    }
+  }
+  return tables;
+}
+
+/**
+ * The `iptables-restore --noflush` script that removes the given chains and every rule that jumps to
+ * them, built from current `iptables-save` output so it only names what exists (a missing rule would
+ * fail the whole script). Undefined when there is nothing to remove.
+ */
+export function buildRemovalScript(saveOutput: string, chains: ReadonlySet<string>): string | undefined {
+  const sections: string[] = [];
+  let table: string | undefined;
+  let deletes: string[] = [];
+  let owned: string[] = [];
+  const flush = () => {
+    if (table && (deletes.length > 0 || owned.length > 0)) {
+      sections.push(
+        `*${table}`,
+        ...deletes,
+        ...owned.map((c) => `-F ${c}`),
+        ...owned.map((c) => `-X ${c}`),
+        'COMMIT',
+      );
+    }
+  };
+  for (const line of saveOutput.split('\n')) {
+    if (line.startsWith('*')) {
+      flush();
+      table = line.slice(1).trim();
+      deletes = [];
+      owned = [];
+    } else if (line.startsWith(':')) {
+      const name = line.slice(1).split(' ')[0] ?? '';
+      if (chains.has(name)) owned.push(name);
+    } else if (line.startsWith('-A ')) {
+      const [, chain, ...rest] = line.split(' ');
+      const jumpAt = rest.indexOf('-j');
+      const target = jumpAt >= 0 ? rest[jumpAt + 1] : undefined;
+      // Rules inside our own chains go with the flush; only jumps from other chains need deleting.
+      if (chain && !chains.has(chain) && target && chains.has(target)) deletes.push(`-D ${line.slice(3)}`);
+    }
+  }
+  flush();
+  return sections.length > 0 ? `${sections.join('\n')}\n` : undefined;
+}

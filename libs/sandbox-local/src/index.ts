@@ -1,0 +1,15 @@
+export * from './clock';
+export * from './command-runner';
+export type { LogLine } from './container-logs';
+export type { DiscoveredInstance } from './discovery';
+export { NON_PUBLIC_RANGES } from './firewall-rules';
+export type { EgressPolicy } from './firewall-rules';
+export * from './instance-spec.schema';
+export { InstanceSpecError, InstanceStartError } from './instance-starter';
+export * from './local-driver';
+export { INSTANCE_ID_PATTERN, newInstanceId } from './naming';
+export * from './readiness';
+export * from './images/node-app-image';
+export { IMAGE_APP_PATH, IMAGE_NODE_PATH } from './images/rootfs-layout';
+export * from './runsc/runsc-build';
+export * from './runsc/runtime-choice';

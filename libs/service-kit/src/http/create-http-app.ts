@@ -1,0 +1,67 @@
+import { ErrorCode } from '@sandbox/protocol';
+import express from 'express';
+import type { Express, Request, Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Health } from '../health/health';
+import type { ServiceLogger } from '../logging/logger';
+import type { ServiceMetrics } from '../metrics/metrics';
+import { errorMiddleware, sendError } from './error-middleware';
+import { httpMetricsMiddleware } from './metrics-middleware';
+import { requestIdMiddleware } from './request-id';
+
+/** Probe and scrape paths: served before the body parser and never logged per request. */
+export const PROBE_PATHS: readonly string[] = Object.freeze(['/healthz', '/readyz', '/metrics']);
+
+/** Options of {@link createHttpApp}. */
+export interface CreateHttpAppOptions {
+  logger: ServiceLogger;
+  health: Health;
+  metrics: ServiceMetrics;
+  /** Largest accepted JSON body (bytes or `'100kb'`); larger gets 413. @defaultValue `'100kb'` */
+  bodyLimit?: number | string;
+  /** Adds the service's routers; runs after the common middleware, before the 404 and error handlers. */
+  configure?: (app: Express) => void;
+  /** Generates request ids when the caller sent none (or an unusable one). @defaultValue `randomUUID` */
+  generateRequestId?: () => string;
+}
+
+/**
+ * Builds a service's express 5 app (it never listens; see `listen`). In order: request ids, request
+ * metrics, pino-http (redacting), `/healthz`, `/readyz`, `/metrics`, the JSON body parser with a
+ * limit, the service's routes, a protocol 404 and the one error middleware.
+ */
+export function createHttpApp(options: CreateHttpAppOptions): Express {
+  const { logger, health, metrics } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware(options.generateRequestId));
+  app.use(httpMetricsMiddleware(metrics.httpRequestDuration));
+  app.use(
+    pinoHttp({
+      logger,
+      wrapSerializers: false,
+      genReqId: (req) => req.id,
+      customAttributeKeys: { reqId: 'reqId' },
+      quietReqLogger: true,
+      autoLogging: { ignore: (req) => PROBE_PATHS.includes(req.url?.split('?')[0] ?? '') },
+      customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const { httpStatus, report } = await health.readiness();
+    res.status(httpStatus).json(report);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.render());
+  });
+  app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
+  options.configure?.(app);
+  app.use((req: Request, res: Response) => {
+    sendError(req, res, 404, { code: ErrorCode.NotFound, message: 'no such route' });
+  });
+  app.use(errorMiddleware({ logger }));
+  return app;
+}

@@ -1,0 +1,5 @@
+export { startRedis, type RedisFixture, type StartRedisOptions } from './redis-server';
+export { waitFor, type WaitForOptions } from './wait-for';
+export { uniquePrefix } from './unique-prefix';
+export { findFreePort } from './free-port';
+export { createMemoryLogger, type MemoryLogger } from './memory-logger';

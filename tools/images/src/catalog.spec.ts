@@ -1,0 +1,10 @@
+import { describe, expect, it } from '@jest/globals';
+import { existsSync } from 'node:fs';
+import { IMAGE_CATALOG } from './catalog';
+
+describe('IMAGE_CATALOG', () => {
+  it('points every image at an entry file that exists', () => {
+    expect(Object.keys(IMAGE_CATALOG)).toContain('example-app');
+    for (const app of Object.values(IMAGE_CATALOG)) expect(existsSync(app.entryFile)).toBe(true);
+  });
+});
