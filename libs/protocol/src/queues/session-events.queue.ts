@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineQueue } from '../queue-definition';
-import { InstanceIdSchema, RunnerIdSchema, SessionIdSchema, TimestampSchema } from '../common';
+import { InstanceIdSchema, ReasonSchema, RunnerIdSchema, SessionIdSchema, TimestampSchema } from '../common';
 
 /**
  * How the adapter learned of a session change: an O2R event, the authoritative `session_ids` of a
@@ -30,10 +30,39 @@ export const SessionReleasedSchema = SessionEventSchema;
 export type SessionReleased = SessionEvent;
 
 /**
- * adapter → instance-manager: session changes, deduplicated by the adapter (deterministic job ids).
+ * The adapter finished withdrawing an instance (answering `instance-withdraw`): its runner is
+ * unregistered from Node, so no session can reach it any more and it may be destroyed.
+ */
+export const RunnerWithdrawnSchema = z.strictObject({
+  instanceId: InstanceIdSchema,
+  runnerId: RunnerIdSchema,
+  at: TimestampSchema,
+});
+export type RunnerWithdrawn = z.infer<typeof RunnerWithdrawnSchema>;
+
+/**
+ * Node refused to register an instance for good (400 or 403, Node's reason attached). The instance
+ * will never receive work; instance-manager replaces or fails it.
+ */
+export const RegistrationFailedSchema = z.strictObject({
+  instanceId: InstanceIdSchema,
+  runnerId: RunnerIdSchema,
+  /** Node's HTTP status. */
+  status: z.union([z.literal(400), z.literal(403)]),
+  /** Node's `{"error": ...}` message (Node's messages carry no secrets). */
+  reason: ReasonSchema,
+  at: TimestampSchema,
+});
+export type RegistrationFailed = z.infer<typeof RegistrationFailedSchema>;
+
+/**
+ * adapter → instance-manager: session changes, deduplicated by the adapter (deterministic job ids),
+ * and the adapter's reports on registrations (withdrawal done, registration refused).
  * The queue name is persistent: renaming it strands queued jobs and needs a migration.
  */
 export const SESSION_EVENTS_QUEUE = defineQueue('session-events', {
   'session-reserved': SessionReservedSchema,
   'session-released': SessionReleasedSchema,
+  'runner-withdrawn': RunnerWithdrawnSchema,
+  'registration-failed': RegistrationFailedSchema,
 });
