@@ -120,7 +120,9 @@ function ensureNpmPackages() {
     .digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
   log('installing npm packages');
-  const status = sh('npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+  // `npm ci` (exact, from scratch) on a fresh clone or in CI; `npm install` keeps a developer's tree.
+  const clean = existsSync(lock) && (process.env.CI === 'true' || !existsSync(join(ROOT, 'node_modules')));
+  const status = sh('npm', [clean ? 'ci' : 'install', '--no-audit', '--no-fund']);
   if (status !== 0) fail('npm install failed');
   writeFileSync(stamp, digest);
 }

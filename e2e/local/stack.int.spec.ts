@@ -73,7 +73,9 @@ describe('npm start (tools/stack)', () => {
     const done = exited();
     stack.kill('SIGINT');
     expect(await done).toBe(0);
-    expect(output).toContain('stopped');
+    expect(output).toContain('stack             | stopped');
+    expect(output).not.toContain('did not stop within');
+    expect(output).toContain('"msg":"shutdown complete"');
     await expect(fetch(`http://127.0.0.1:${ports.dashboard}/healthz`)).rejects.toThrow();
     expect(await refusesConnections(ports.redis)).toBe(true);
   });

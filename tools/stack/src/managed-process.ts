@@ -61,8 +61,13 @@ export function startProcess(spec: ProcessSpec, sink: LineSink): ManagedProcess 
   async function stop(graceMs: number): Promise<void> {
     if (done || child.pid === undefined) return;
     child.kill('SIGTERM');
-    const timer = sleep(graceMs).then(() => 'timeout' as const);
-    if ((await Promise.race([exited, timer])) === 'timeout' && !done) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
+    );
+    const outcome = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
+    if (outcome === 'timeout' && !done) {
       sink(spec.name, `did not stop within ${graceMs} ms; killing it`);
       process.kill(-child.pid, 'SIGKILL');
       await exited;
