@@ -31,6 +31,10 @@ const COMMANDS = {
     run: (args) =>
       runNode(['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', bin('jest'), ...args]),
   },
+  'node-sim': {
+    debian: false,
+    run: (args) => runNode(['--import', 'tsx', 'tools/node-sim/src/main.ts', ...args]),
+  },
   bench: { debian: true, run: (args) => runNode(['--import', 'tsx', 'tools/bench/src/main.ts', ...args]) },
   lint: {
     debian: false,

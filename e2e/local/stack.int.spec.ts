@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { findFreePort, waitFor } from '@sandbox/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,7 +12,19 @@ const root = resolve(import.meta.dirname, '../..');
 let stack: ChildProcess;
 let output = '';
 let dataDir: string;
-let ports: { dashboard: number; redis: number };
+const PORT_VARIABLES = [
+  'DASHBOARD_PORT',
+  'INSTANCE_MANAGER_PORT',
+  'ADAPTER_PORT',
+  'DRAIN_CONTROLLER_PORT',
+  'REDEMPTION_HANDOFF_PORT',
+  'VERIFIER_PORT',
+  'REDIS_PORT',
+  'NODE_SIM_PORT',
+  'NODE_SIM_METRICS_PORT',
+] as const;
+let env: Record<(typeof PORT_VARIABLES)[number], string>;
+let ports: { dashboard: number; redis: number; nodeSim: number; nodeSimMetrics: number };
 
 const refusesConnections = (port: number) =>
   new Promise<boolean>((done) => {
@@ -28,14 +40,22 @@ const exited = () => new Promise<number | null>((done) => stack.once('exit', (co
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'stack-e2e-'));
-  ports = { dashboard: await findFreePort(), redis: await findFreePort() };
+  // Every member on a free port, so the test never meets a stack a developer is running.
+  const free: [string, string][] = [];
+  for (const name of PORT_VARIABLES) free.push([name, String(await findFreePort())]);
+  env = Object.fromEntries(free) as typeof env;
+  ports = {
+    dashboard: Number(env.DASHBOARD_PORT),
+    redis: Number(env.REDIS_PORT),
+    nodeSim: Number(env.NODE_SIM_PORT),
+    nodeSimMetrics: Number(env.NODE_SIM_METRICS_PORT),
+  };
   stack = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/main.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
-      DASHBOARD_PORT: String(ports.dashboard),
-      REDIS_PORT: String(ports.redis),
+      ...env,
       STACK_DATA_DIR: dataDir,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,8 +76,17 @@ afterAll(async () => {
 describe('npm start (tools/stack)', () => {
   it('prints each member with its URL and prefixes their logs', () => {
     expect(output).toContain(`redis ready at redis://127.0.0.1:${ports.redis}`);
+    expect(output).toContain(`node-sim ready at http://127.0.0.1:${ports.nodeSim}/`);
     expect(output).toContain(`dashboard ready at http://127.0.0.1:${ports.dashboard}/`);
     expect(output).toMatch(/^dashboard\s+\| \{/m);
+  });
+
+  it('runs the Node simulator with a generated bootstrap secret', async () => {
+    const secretFile = join(dataDir, 'node-sim', 'bootstrap-secret');
+    expect(output).toContain(secretFile);
+    expect((await readFile(secretFile)).length).toBeGreaterThanOrEqual(32);
+    const discovery = await fetch(`http://127.0.0.1:${ports.nodeSim}/discovery`);
+    expect(discovery.status).toBe(200);
   });
 
   it('serves the dashboard over every protocol queue', async () => {
@@ -77,6 +106,6 @@ describe('npm start (tools/stack)', () => {
     expect(output).not.toContain('did not stop within');
     expect(output).toContain('"msg":"shutdown complete"');
     await expect(fetch(`http://127.0.0.1:${ports.dashboard}/healthz`)).rejects.toThrow();
-    expect(await refusesConnections(ports.redis)).toBe(true);
+    for (const port of Object.values(ports)) expect(await refusesConnections(port)).toBe(true);
   });
 });

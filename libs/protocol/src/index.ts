@@ -7,3 +7,4 @@ export * from './queues';
 export * from './secrets';
 export * from './tickets';
 export * from './node';
+export * from './instance-manager';

@@ -11,7 +11,7 @@ const env = processEnv();
 const config = loadConfig(StackConfigSchema, env);
 const root = process.cwd();
 const dataDir = resolve(root, config.STACK_DATA_DIR);
-mkdirSync(resolve(dataDir, 'redis'), { recursive: true });
+for (const folder of ['redis', 'node-sim']) mkdirSync(resolve(dataDir, folder), { recursive: true });
 
 const members = stackMembers(config, {
   root,

@@ -24,6 +24,8 @@ export interface ManagedProcess {
   readonly exited: Promise<number | null>;
   waitReady(): Promise<void>;
   stop(graceMs: number): Promise<void>;
+  /** Kills the whole process group at once; for when the stack itself is going away. */
+  forceKill(): void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -74,7 +76,16 @@ export function startProcess(spec: ProcessSpec, sink: LineSink): ManagedProcess 
     }
   }
 
-  return { spec, exited, waitReady, stop };
+  function forceKill(): void {
+    if (done || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+
+  return { spec, exited, waitReady, stop, forceKill };
 }
 
 function pipeLines(stream: Readable | null, name: string, sink: LineSink): void {

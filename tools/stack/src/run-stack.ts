@@ -3,7 +3,11 @@ import { startProcess, type LineSink, type ManagedProcess, type ProcessSpec } fr
 const STOP_GRACE_MS = 15_000;
 const NAME_WIDTH = 18;
 
-const writeLine: LineSink = (name, line) => process.stdout.write(`${name.padEnd(NAME_WIDTH)}| ${line}\n`);
+const writeLine: LineSink = (name, line) => {
+  // A closed stdout (its reader gone) must not crash the stack before it stops its members.
+  if (process.stdout.writable) process.stdout.write(`${name.padEnd(NAME_WIDTH)}| ${line}\n`);
+};
+process.stdout.on('error', () => undefined);
 
 /**
  * Starts the members in order, each once the previous is ready, then waits for a stop signal or for a
@@ -16,6 +20,9 @@ export async function runStack(specs: ProcessSpec[], signals: NodeJS.EventEmitte
     (stopping ??= (async () => {
       for (const member of [...running].reverse()) await member.stop(STOP_GRACE_MS);
     })());
+  // Children run in their own process groups, so nothing else would stop them if the stack died
+  // without running stopAll (an uncaught error, or its terminal going away).
+  process.once('exit', () => running.forEach((member) => member.forceKill()));
   const stopSignal = new Promise<string>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) signals.on(signal, () => resolve(signal));
   });

@@ -40,9 +40,38 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       isReady: () => redisReady(config.REDIS_PORT),
       banner: redisUrl,
     },
+    nodeSimulator(config, context),
     service('dashboard', 'apps/dashboard/src/main.ts', config.DASHBOARD_PORT, {
       REDIS_URL: redisUrl,
       DASHBOARD_WRITABLE: String(config.DASHBOARD_WRITABLE),
     }),
   ];
+}
+
+/** Where the stack keeps the Node simulator's bootstrap secret (generated on first start). */
+export function nodeSimBootstrapSecretPath(dataDir: string): string {
+  return join(dataDir, 'node-sim', 'bootstrap-secret');
+}
+
+/** The Node simulator, standing in for Node (livepeer/node) on its default ports. */
+function nodeSimulator(config: StackConfig, context: StackContext): ProcessSpec {
+  const secretFile = nodeSimBootstrapSecretPath(context.dataDir);
+  return {
+    name: 'node-sim',
+    command: context.nodePath,
+    args: [
+      ...['--import', 'tsx', 'tools/node-sim/src/main.ts'],
+      ...[
+        '--listen',
+        `127.0.0.1:${config.NODE_SIM_PORT}`,
+        '--metrics-listen',
+        `127.0.0.1:${config.NODE_SIM_METRICS_PORT}`,
+      ],
+      ...['--bootstrap-secret-file', secretFile, '--generate-bootstrap-secret'],
+    ],
+    cwd: context.root,
+    env: context.baseEnv,
+    isReady: () => httpReady(`http://127.0.0.1:${config.NODE_SIM_METRICS_PORT}/readyz`),
+    banner: `http://127.0.0.1:${config.NODE_SIM_PORT}/ (bootstrap secret file: ${secretFile})`,
+  };
 }

@@ -72,6 +72,11 @@ describe('HeartbeatRequestSchema', () => {
       { runner_url: 'http:/path' },
       [`runner_url: ${HeartbeatRuleMessage.RunnerUrl}`],
     ],
+    [
+      'a runner_url with an empty authority',
+      { runner_url: 'http:///path' },
+      [`runner_url: ${HeartbeatRuleMessage.RunnerUrl}`],
+    ],
     ['the go-livepeer single_shot alias', { mode: 'single_shot' }, [`mode: ${HeartbeatRuleMessage.Mode}`]],
     [
       'a 720p unit',

@@ -1,0 +1,1 @@
+export * from './instance-manager-api.schema';

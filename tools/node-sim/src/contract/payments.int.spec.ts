@@ -1,0 +1,117 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { NodeErrorMessage, PaymentChallengeSchema, WinningTicketSchema } from '@sandbox/protocol';
+import { fromHex, hex } from '../payments/eth';
+import { isSignedBySender, isWinning, ticketHash } from '../payments/ticket';
+import type { PaidFixture } from '../testing/paid-fixture';
+import { reservePaid, startPaidFixture } from '../testing/paid-fixture';
+import type { RunnerApp } from '../testing/runner-app';
+import { startRunnerApp } from '../testing/runner-app';
+import { call } from '../testing/sim-fixture';
+
+let app: RunnerApp;
+let paid: PaidFixture;
+
+beforeAll(async () => {
+  app = await startRunnerApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+beforeEach(async () => {
+  paid = await startPaidFixture(app.url, app.grant);
+});
+afterEach(async () => {
+  await paid.fx.stop();
+});
+
+describe('discovery and the 402 challenge', () => {
+  it('advertises wei prices converted from the USD quotes', async () => {
+    const [entry] = (await call(`${paid.fx.url}/discovery`)).json<
+      Array<{ runners: Array<{ price_info: unknown }> }>
+    >();
+    expect(entry?.runners.map((runner) => runner.price_info)).toEqual([
+      { price: 1_000_000_000_000, price_usd: 1, currency: 'wei', unit: 'seconds' },
+      { price: 2_000_000_000, price_usd: 0.002, currency: 'wei', unit: 'fixed' },
+    ]);
+  });
+
+  it('answers 402 with Node challenge fields, and 402 without a payer address', async () => {
+    const { fx, payer } = paid;
+    const reply = await call(`${fx.url}/apps/paid/session`, {
+      method: 'POST',
+      headers: { 'Livepeer-Payer-Address': payer },
+    });
+    const challenge = PaymentChallengeSchema.parse(reply.json());
+    expect(Object.keys(reply.json() as object)).toEqual([
+      'payment_params',
+      'orchestrator',
+      'manifest_id',
+      'payment_url',
+    ]);
+    expect(challenge).toMatchObject({
+      orchestrator: fx.url,
+      payment_url: `${fx.url}/apps/paid/session/${challenge.manifest_id}/payment`,
+    });
+    const missing = await call(`${fx.url}/apps/paid/session`, { method: 'POST' });
+    expect([missing.status, missing.json()]).toEqual([402, { error: NodeErrorMessage.PayerAddressRequired }]);
+    expect(fx.sim.context.runners.counts().sessions).toBe(0);
+  });
+});
+
+describe('paid persistent session', () => {
+  it('activates on payment with the manifest as session id, with real winning tickets stored', async () => {
+    const { fx, sink, payer } = paid;
+    const { challenge, reply } = await reservePaid(paid);
+    expect(reply.json()).toEqual({
+      app_url: `${fx.url}/apps/paid/session/${challenge.manifest_id}/app`,
+      control_url: `${fx.url}/apps/paid/session/${challenge.manifest_id}`,
+      session_id: challenge.manifest_id,
+    });
+    expect(sink.winners).toHaveLength(1);
+    const winner = WinningTicketSchema.parse(sink.winners[0]);
+    const ticket = {
+      ...winner,
+      faceValue: BigInt(winner.faceValue),
+      winProb: BigInt(winner.winProb),
+      senderNonce: Number(winner.senderNonce),
+      creationRound: BigInt(winner.creationRound),
+      paramsExpirationBlock: BigInt(winner.paramsExpirationBlock),
+    };
+    expect(hex(ticketHash(ticket))).toBe(winner.ticketHash);
+    expect(isSignedBySender(ticket, fromHex(winner.sig))).toBe(true);
+    expect(isWinning(fromHex(winner.sig), BigInt(winner.recipientRand), ticket.winProb)).toBe(true);
+    expect(winner.sender).toBe(payer.toLowerCase());
+    const o2r = fx.sim.context.channels.o2r.get('paid') ?? '';
+    expect((await call(`${fx.url}/ai/trickle/${o2r}/0`)).json()).toMatchObject({
+      event: 'reserved',
+      session: challenge.manifest_id,
+    });
+    expect((await call(`${reply.json<{ app_url: string }>().app_url}/x`)).status).toBe(200);
+  });
+
+  it('debits whole seconds, then releases the session and cuts its traffic when the balance runs dry', async () => {
+    const { fx } = paid;
+    const { challenge } = await reservePaid(paid);
+    const balance = (): unknown =>
+      fx.sim.context.payments &&
+      (
+        fx.sim.context.payments as unknown as { engine: { sessions: Map<string, { balance: unknown }> } }
+      ).engine.sessions.get(challenge.manifest_id)?.balance;
+    fx.clock.advance(3_000);
+    expect(balance()).toEqual({ num: 10n ** 15n - 3n * 10n ** 12n, den: 1n });
+    const stream = await fetch(`${fx.url}/apps/paid/session/${challenge.manifest_id}/app/sse`);
+    const reader = stream.body?.getReader();
+    await reader?.read();
+    // One ticket buys exactly 1000 s; the debit of second 1001 cannot be covered.
+    fx.clock.advance(997_000);
+    expect(fx.sim.context.runners.counts().sessions).toBe(1);
+    fx.clock.advance(1_000);
+    expect(fx.sim.context.runners.counts().sessions).toBe(0);
+    expect(fx.log.text()).toContain('paid session ended');
+    await expect(
+      (async () => {
+        for (;;) if ((await reader?.read())?.done) return;
+      })(),
+    ).rejects.toThrow();
+  });
+});

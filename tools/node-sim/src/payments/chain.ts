@@ -1,0 +1,23 @@
+import type { Clock } from '../clock';
+import { hex, keccak, uint256 } from './eth';
+
+/** Blocks every 12 s and rounds of 5760 blocks, derived from the clock (there is no chain here). */
+const BLOCK_MS = 12_000;
+const ROUND_BLOCKS = 5_760n;
+
+/** The slice of chain state Node's payment path reads: current block, round and round block hash. */
+export class SimulatedChain {
+  constructor(private readonly clock: Clock) {}
+
+  block(): bigint {
+    return BigInt(Math.floor(this.clock.now() / BLOCK_MS));
+  }
+
+  round(): bigint {
+    return this.block() / ROUND_BLOCKS;
+  }
+
+  roundBlockHash(round: bigint): string {
+    return hex(keccak(new TextEncoder().encode('node-sim round'), uint256(round)));
+  }
+}
