@@ -8,3 +8,5 @@ export * from './secrets';
 export * from './tickets';
 export * from './node';
 export * from './instance-manager';
+export * from './adapter';
+export * from './network/non-public-ranges';

@@ -1,28 +1,8 @@
+import { NON_PUBLIC_IPV4_RANGES } from '@sandbox/protocol';
 import type { InstanceNames } from './naming';
 
-/**
- * IPv4 ranges that are not public internet (RFC 6890 special-purpose blocks): private ranges,
- * loopback, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, documentation and
- * benchmarking nets (some hosts, this one included, number their own LAN from them), multicast and
- * reserved space. An instance never opens a connection to any of them, whatever its egress policy.
- */
-export const NON_PUBLIC_RANGES: readonly string[] = Object.freeze([
-  '0.0.0.0/8',
-  '10.0.0.0/8',
-  '100.64.0.0/10',
-  '127.0.0.0/8',
-  '169.254.0.0/16',
-  '172.16.0.0/12',
-  '192.0.0.0/24',
-  '192.0.2.0/24',
-  '192.88.99.0/24',
-  '192.168.0.0/16',
-  '198.18.0.0/15',
-  '198.51.100.0/24',
-  '203.0.113.0/24',
-  '224.0.0.0/4',
-  '240.0.0.0/4',
-]);
+/** IPv4 ranges an instance never reaches, whatever its egress policy (shared with the kubernetes driver). */
+export const NON_PUBLIC_RANGES: readonly string[] = NON_PUBLIC_IPV4_RANGES;
 
 /** Egress policy of an instance. */
 export type EgressPolicy = 'none' | 'internet';
