@@ -22,11 +22,14 @@ export const NON_PUBLIC_IPV4_RANGES: readonly string[] = Object.freeze([
   '240.0.0.0/4',
 ]);
 
-/** The IPv6 equivalents: unspecified, loopback, mapped IPv4, NAT64, discard, documentation, ULA, link-local, multicast. */
+/**
+ * The IPv6 equivalents: unspecified, loopback, NAT64, discard, documentation, ULA, link-local, multicast.
+ * IPv4-mapped addresses (::ffff:0:0/96) are left out on purpose: the IPv4 list already covers what they
+ * map to, and Kubernetes refuses a NetworkPolicy ipBlock that names them.
+ */
 export const NON_PUBLIC_IPV6_RANGES: readonly string[] = Object.freeze([
   '::/128',
   '::1/128',
-  '::ffff:0:0/96',
   '64:ff9b::/96',
   '100::/64',
   '2001:db8::/32',

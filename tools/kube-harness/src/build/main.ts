@@ -1,0 +1,32 @@
+// Builds (or finds in the cache) kube-apiserver, etcd and kustomize for the test harness, so CI can
+// pay for the build before `npm test`:  node --import tsx tools/kube-harness/src/build/main.ts
+import { ensureKubeBinaries } from './ensure-kube-binaries';
+import { goToolchain } from './go-toolchain';
+
+async function main(): Promise<number> {
+  const go = await goToolchain();
+  if (!go) {
+    process.stdout.write('kube-harness: go not found on PATH; the Kubernetes integration tests will skip\n');
+    return 0;
+  }
+  const started = Date.now();
+  const binaries = await ensureKubeBinaries();
+  const seconds = ((Date.now() - started) / 1_000).toFixed(1);
+  const { kubernetes, etcd, kustomize } = binaries.versions;
+  process.stdout.write(
+    `kube-harness: ${go}; kubernetes ${kubernetes}, etcd ${etcd}, kustomize ${kustomize}\n`,
+  );
+  process.stdout.write(`kube-harness: ${binaries.built ? 'built' : 'cached'} in ${binaries.dir}\n`);
+  process.stdout.write(`kube_harness_${binaries.built ? 'build' : 'cache_check'}: ${seconds} s\n`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `kube-harness build failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

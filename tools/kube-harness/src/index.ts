@@ -1,0 +1,18 @@
+export * from './build/kube-versions';
+export * from './build/ensure-kube-binaries';
+export * from './build/go-toolchain';
+export { ADMIN_USER, type HarnessPki } from './pki/pki';
+export { ADMISSION_PLUGINS, SERVICE_ACCOUNT_ISSUER } from './control-plane/apiserver';
+export * from './control-plane/kube-harness';
+export * from './control-plane/kubeconfig';
+export * from './control-plane/service-accounts';
+export * from './control-plane/test-namespaces';
+export * from './pod-runner/pod-runner';
+export {
+  planPod,
+  instanceIdForPod,
+  UnsupportedPodError,
+  type PodPlan,
+  type ReadinessPlan,
+} from './pod-runner/pod-plan';
+export * from './manifests/manifests';
