@@ -31,7 +31,10 @@ const COMMANDS = {
     run: (args) =>
       runNode(['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', bin('jest'), ...args]),
   },
-  'kube-build': { debian: false, run: () => runNode(['--import', 'tsx', 'tools/kube-harness/src/build/main.ts']) },
+  'kube-build': {
+    debian: false,
+    run: () => runNode(['--import', 'tsx', 'tools/kube-harness/src/build/main.ts']),
+  },
   'node-sim': {
     debian: false,
     run: (args) => runNode(['--import', 'tsx', 'tools/node-sim/src/main.ts', ...args]),
