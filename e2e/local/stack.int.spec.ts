@@ -19,6 +19,7 @@ const PORT_VARIABLES = [
   'DRAIN_CONTROLLER_PORT',
   'REDEMPTION_HANDOFF_PORT',
   'VERIFIER_PORT',
+  'REDEEMER_SIM_PORT',
   'REDIS_PORT',
   'NODE_SIM_PORT',
   'NODE_SIM_METRICS_PORT',
@@ -56,6 +57,8 @@ beforeAll(async () => {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       ...env,
+      // Paid mode wires the winning-ticket path: node-sim outbox → redemption-handoff → redeemer-sim.
+      NODE_SIM_PAID: 'true',
       STACK_DATA_DIR: dataDir,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,6 +80,8 @@ describe('npm start (tools/stack)', () => {
   it('prints each member with its URL and prefixes their logs', () => {
     expect(output).toContain(`redis ready at redis://127.0.0.1:${ports.redis}`);
     expect(output).toContain(`node-sim ready at http://127.0.0.1:${ports.nodeSim}/`);
+    expect(output).toContain(`redeemer-sim ready at http://127.0.0.1:${env.REDEEMER_SIM_PORT}/`);
+    expect(output).toContain(`redemption-handoff ready at http://127.0.0.1:${env.REDEMPTION_HANDOFF_PORT}/`);
     expect(output).toContain(`dashboard ready at http://127.0.0.1:${ports.dashboard}/`);
     expect(output).toMatch(/^dashboard\s+\| \{/m);
   });

@@ -27,4 +27,10 @@ export {
   type ProducerDeps,
 } from './producer';
 export type { RedisCommandClient } from './redis-info';
-export { createWorker, type JobHandlers, type TypedWorker, type WorkerDeps } from './worker';
+export {
+  createWorker,
+  type JobHandlers,
+  type TypedWorker,
+  type WorkerDeps,
+  type WorkerTuning,
+} from './worker';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { summarizeZodIssues, type JobData, type JobName, type QueueDefinition } from '@sandbox/protocol';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_QUEUE_PREFIX } from './defaults';
@@ -22,7 +22,18 @@ export interface WorkerDeps {
   concurrency?: number;
   /** Start fetching jobs at once; false to call `worker.run()` later (e.g. after readiness). @defaultValue true */
   autorun?: boolean;
+  /**
+   * BullMQ tuning passed through as is: a rate `limiter`, lock and stalled-check timings, and
+   * `settings.backoffStrategy` for jobs whose `backoff.type` is custom. @defaultValue BullMQ's
+   */
+  tuning?: WorkerTuning;
 }
+
+/** The BullMQ worker options {@link WorkerDeps.tuning} may set. */
+export type WorkerTuning = Pick<
+  WorkerOptions,
+  'limiter' | 'lockDuration' | 'stalledInterval' | 'maxStalledCount' | 'settings'
+>;
 
 /** A typed worker for one queue. */
 export interface TypedWorker {
@@ -61,6 +72,7 @@ export function createWorker<Q extends QueueDefinition>(
   };
 
   const worker = new Worker(definition.name, processor, {
+    ...deps.tuning,
     connection: deps.connection,
     prefix: deps.prefix ?? DEFAULT_QUEUE_PREFIX,
     concurrency: deps.concurrency ?? 1,

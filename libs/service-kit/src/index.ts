@@ -19,3 +19,4 @@ export * from './lifecycle/timers';
 export * from './lifecycle/shutdown';
 export * from './lifecycle/signals';
 export * from './lifecycle/service-runtime';
+export * from './http/bearer-auth';

@@ -10,12 +10,23 @@ export const StackConfigSchema = z.object({
   DRAIN_CONTROLLER_PORT: port(7103),
   REDEMPTION_HANDOFF_PORT: port(7104),
   VERIFIER_PORT: port(7105),
+  REDEEMER_SIM_PORT: port(7106),
   REDIS_PORT: port(6390),
   NODE_SIM_PORT: port(8935),
   NODE_SIM_METRICS_PORT: port(8936),
   /** Where the stack keeps Redis data and generated secrets, relative to the repository. */
   STACK_DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  /**
+   * Runs the Node simulator in paid mode: clients pay with tickets, and winners flow through its outbox
+   * to redemption-handoff and on to redeemer-sim.
+   */
+  NODE_SIM_PAID: z.stringbool().default(false),
+  /** Wei per USD of the simulated price feed, in paid mode. */
+  NODE_SIM_WEI_PER_USD: z
+    .string()
+    .regex(/^[1-9][0-9]*$/)
+    .default('400000000000000'),
   /** Starts the dashboard with write actions (retry, clean, promote) enabled. */
   DASHBOARD_WRITABLE: z.stringbool().default(false),
 });

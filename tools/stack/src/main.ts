@@ -6,16 +6,20 @@ import { loadConfig } from '@sandbox/service-kit';
 import { inheritedEnv, processEnv, StackConfigSchema } from './config';
 import { runStack } from './run-stack';
 import { stackMembers } from './stack-members';
+import { ensureStackSecrets } from './stack-secrets';
 
 const env = processEnv();
 const config = loadConfig(StackConfigSchema, env);
 const root = process.cwd();
 const dataDir = resolve(root, config.STACK_DATA_DIR);
-for (const folder of ['redis', 'node-sim']) mkdirSync(resolve(dataDir, folder), { recursive: true });
+for (const folder of ['redis', 'node-sim', 'redeemer-sim'])
+  mkdirSync(resolve(dataDir, folder), { recursive: true });
 
+const secrets = ensureStackSecrets(dataDir);
 const members = stackMembers(config, {
   root,
   dataDir,
+  secrets,
   nodePath: process.execPath,
   baseEnv: inheritedEnv(env),
 });

@@ -2,11 +2,13 @@ import { join } from 'node:path';
 import type { StackConfig } from './config';
 import type { ProcessSpec } from './managed-process';
 import { httpReady, redisReady } from './readiness';
+import type { StackSecrets } from './stack-secrets';
 
 /** Paths and inherited environment the members are built from. */
 export interface StackContext {
   root: string;
   dataDir: string;
+  secrets: StackSecrets;
   nodePath: string;
   baseEnv: Record<string, string>;
 }
@@ -40,6 +42,16 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       isReady: () => redisReady(config.REDIS_PORT),
       banner: redisUrl,
     },
+    service('redeemer-sim', 'tools/redeemer-sim/src/main.ts', config.REDEEMER_SIM_PORT, {
+      SIM_DB_PATH: join(context.dataDir, 'redeemer-sim', 'redeemer.sqlite'),
+      REDEEMER_SECRET_FILE: context.secrets.redeemer,
+    }),
+    service('redemption-handoff', 'apps/redemption-handoff/src/main.ts', config.REDEMPTION_HANDOFF_PORT, {
+      REDIS_URL: redisUrl,
+      INTAKE_SECRET_FILE: context.secrets.handoffIntake,
+      REDEEMER_URL: `http://127.0.0.1:${config.REDEEMER_SIM_PORT}`,
+      REDEEMER_SECRET_FILE: context.secrets.redeemer,
+    }),
     nodeSimulator(config, context),
     service('dashboard', 'apps/dashboard/src/main.ts', config.DASHBOARD_PORT, {
       REDIS_URL: redisUrl,
@@ -68,10 +80,21 @@ function nodeSimulator(config: StackConfig, context: StackContext): ProcessSpec 
         `127.0.0.1:${config.NODE_SIM_METRICS_PORT}`,
       ],
       ...['--bootstrap-secret-file', secretFile, '--generate-bootstrap-secret'],
+      ...(config.NODE_SIM_PAID ? paidFlags(config, context) : []),
     ],
     cwd: context.root,
     env: context.baseEnv,
     isReady: () => httpReady(`http://127.0.0.1:${config.NODE_SIM_METRICS_PORT}/readyz`),
     banner: `http://127.0.0.1:${config.NODE_SIM_PORT}/ (bootstrap secret file: ${secretFile})`,
   };
+}
+
+/** Paid mode: winners go durably to the outbox and from there to redemption-handoff. */
+function paidFlags(config: StackConfig, context: StackContext): string[] {
+  return [
+    ...['--paid', '--wei-per-usd', config.NODE_SIM_WEI_PER_USD],
+    ...['--handoff-url', `http://127.0.0.1:${config.REDEMPTION_HANDOFF_PORT}`],
+    ...['--handoff-secret-file', context.secrets.handoffIntake],
+    ...['--data-dir', join(context.dataDir, 'node-sim')],
+  ];
 }

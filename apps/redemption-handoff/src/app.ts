@@ -1,0 +1,34 @@
+import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
+import type { Express } from 'express';
+import type { Intake } from './intake/intake';
+import { intakeRouter } from './routes/intake.routes';
+import { ticketsRouter } from './routes/tickets.routes';
+import type { TicketQueries } from './store/ticket-queries';
+
+export interface HandoffAppDeps {
+  logger: ServiceLogger;
+  health: Health;
+  metrics: ServiceMetrics;
+  intake: Intake;
+  /** The intake credential (`Authorization: Bearer <token>`). Secret. */
+  intakeToken: string;
+  queries: TicketQueries;
+  now: () => number;
+}
+
+/** A batch of 100 tickets is about 90 KB of JSON; leave room for formatting. */
+const BODY_LIMIT = '512kb';
+
+/** The handoff's express app: intake, operator views, and the common probes and metrics. */
+export function createApp(deps: HandoffAppDeps): Express {
+  return createHttpApp({
+    logger: deps.logger,
+    health: deps.health,
+    metrics: deps.metrics,
+    bodyLimit: BODY_LIMIT,
+    configure: (app) => {
+      app.use(intakeRouter({ intake: deps.intake, token: deps.intakeToken }));
+      app.use(ticketsRouter({ queries: deps.queries, now: deps.now }));
+    },
+  });
+}

@@ -1,0 +1,112 @@
+import { UNDELIVERED_TICKET_STATES, type DeliverTicket, type DeliveryErrorKind } from '@sandbox/protocol';
+import { UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
+import { retryDelay } from '../delivery/backoff';
+import type { RedeemerClient } from '../delivery/redeemer-client';
+import { RecordField } from '../store/ticket-record';
+import type { TicketStore } from '../store/ticket-store';
+
+/**
+ * A delivery that should be tried again after `delayMs` (the worker's backoff strategy reads it). The
+ * message names the category only: BullMQ stores it with the job.
+ */
+export class RetryDeliveryError extends Error {
+  override readonly name = 'RetryDeliveryError';
+  constructor(
+    readonly kind: DeliveryErrorKind,
+    readonly delayMs: number,
+  ) {
+    super(`delivery failed (${kind}); retrying in ${delayMs} ms`);
+  }
+}
+
+/** What a delivery job ended with, for logs and metrics. */
+export type DeliveryOutcome =
+  'accepted' | 'duplicate' | 'rejected' | 'expired_undelivered' | 'skipped' | 'missing';
+
+/** Dependencies of {@link createDeliverTicketHandler}. */
+export interface DeliverTicketDeps {
+  readonly store: TicketStore;
+  readonly redeemer: RedeemerClient;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly backoff: { baseMs: number; capMs: number; random?: () => number };
+  /** Called once per delivery attempt and final result. */
+  readonly observe?: (event: { outcome: DeliveryOutcome | DeliveryErrorKind; latencyMs?: number }) => void;
+}
+
+const OWED = UNDELIVERED_TICKET_STATES;
+
+/**
+ * The `deliver-ticket` processor. Reads the record (the job holds only the hash); does nothing for a
+ * ticket already acknowledged or finished (a stale or duplicate job); ends it as `expired_undelivered`
+ * once its deadline passed; otherwise marks an attempt, sends it with the hash as idempotency key, and
+ * records the answer: acknowledged → `accepted`, refused for good → `rejected` (job fails unrecoverably),
+ * anything else → retried with capped jittered backoff, never past the deadline.
+ */
+export function createDeliverTicketHandler(deps: DeliverTicketDeps) {
+  const { store, logger } = deps;
+  const observe = deps.observe ?? (() => undefined);
+  return async ({ ticketHash }: DeliverTicket): Promise<DeliveryOutcome> => {
+    const record = await store.get(ticketHash);
+    if (!record) {
+      logger.error({ ticketHash }, 'delivery job without a ticket record');
+      return 'missing';
+    }
+    if (!(OWED as readonly string[]).includes(record.state)) return 'skipped';
+    const started = deps.now();
+    if (started >= record.deadlineAt) {
+      await store.transition(ticketHash, 'expired_undelivered', OWED, started);
+      logger.warn({ ticketHash, attempts: record.attempts }, 'ticket expired before the redeemer took it');
+      observe({ outcome: 'expired_undelivered' });
+      return 'expired_undelivered';
+    }
+    const attempt = await store.transition(ticketHash, 'delivering', OWED, started);
+    if (attempt.result !== 'ok') return 'skipped';
+    const result = await deps.redeemer.deliver(record.ticket);
+    const now = deps.now();
+    if (result.kind === 'accepted') {
+      const done = await store.transition(ticketHash, 'accepted', OWED, now, {
+        [RecordField.acceptedAt]: String(now),
+      });
+      const outcome = result.duplicate ? 'duplicate' : 'accepted';
+      if (done.result === 'ok') observe({ outcome, latencyMs: now - record.receivedAt });
+      return outcome;
+    }
+    if (result.kind === 'rejected') {
+      const reason = `redeemer refused the ticket (HTTP ${result.status}, ${result.reason})`;
+      await store.transition(ticketHash, 'rejected', OWED, now, { [RecordField.reason]: reason });
+      logger.error(
+        { ticketHash, status: result.status, reason: result.reason },
+        'redeemer rejected a ticket',
+      );
+      observe({ outcome: 'rejected' });
+      throw new UnrecoverableError(reason);
+    }
+    await store.annotate(ticketHash, { [RecordField.lastError]: result.error });
+    observe({ outcome: result.error });
+    const delayMs = retryDelay({
+      attempts: record.attempts + 1,
+      baseMs: deps.backoff.baseMs,
+      capMs: deps.backoff.capMs,
+      now,
+      deadlineAt: record.deadlineAt,
+      ...(result.retryAfterMs === undefined ? {} : { minimumMs: result.retryAfterMs }),
+      ...(deps.backoff.random === undefined ? {} : { random: deps.backoff.random }),
+    });
+    logger.warn(
+      { ticketHash, error: result.error, attempts: record.attempts + 1, delayMs },
+      'delivery failed',
+    );
+    throw new RetryDeliveryError(result.error, delayMs);
+  };
+}
+
+/** The worker's backoff strategy: the delay the processor chose, or a capped exponential fallback. */
+export function deliveryBackoffStrategy(capMs: number) {
+  return (attemptsMade: number, _type?: string, error?: Error): number => {
+    if (error instanceof RetryDeliveryError) return error.delayMs;
+    // Redis hiccups and the like: retry soon, but not in a tight loop.
+    return Math.min(capMs, 1_000 * 2 ** Math.min(Math.max(attemptsMade - 1, 0), 20));
+  };
+}

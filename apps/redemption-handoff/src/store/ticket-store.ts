@@ -1,0 +1,173 @@
+import { UNDELIVERED_TICKET_STATES, type TicketState, type WinningTicket } from '@sandbox/protocol';
+import type { ChainableCommander, Redis } from 'ioredis';
+import { ticketKeys, type TicketKeys } from './keys';
+import {
+  ANNOTATE_TICKET_LUA,
+  CREATE_TICKET_LUA,
+  DELETE_TERMINAL_LUA,
+  TRANSITION_TICKET_LUA,
+} from './lua-scripts';
+import { parseRecord, type TicketRecord, type TransitionFieldsOf } from './ticket-record';
+
+/** A ticket to store, with its redemption window. */
+export interface NewTicket {
+  readonly ticket: WinningTicket;
+  readonly receivedAt: number;
+  readonly windowStart: number;
+  readonly deadlineAt: number;
+}
+
+/** What a create did: stored now, or the state of the record that already existed. */
+export type CreateResult = 'created' | TicketState;
+
+/** What a transition did; `previous` is the state it found. */
+export interface TransitionResult {
+  readonly result: 'ok' | 'refused' | 'missing';
+  readonly previous: TicketState | undefined;
+}
+
+/** Extra record fields a transition sets (values already encoded). */
+export type TransitionFields = TransitionFieldsOf;
+
+type Scripted = {
+  sandboxRhCreate(...args: (string | number)[]): Promise<string>;
+  sandboxRhTransition(...args: (string | number)[]): Promise<[string, string]>;
+  sandboxRhDeleteTerminal(...args: (string | number)[]): Promise<number>;
+  sandboxRhAnnotate(...args: (string | number)[]): Promise<number>;
+};
+
+/** The states a delivery or an outcome may still change. */
+export const OPEN_STATES: readonly TicketState[] = [...UNDELIVERED_TICKET_STATES, 'accepted'];
+
+/** Ticket records in Redis: every write is one Lua script (see lua-scripts.ts). */
+export interface TicketStore {
+  readonly keys: TicketKeys;
+  readonly redis: Redis;
+  /** Creates missing records (pipelined); returns, per ticket, 'created' or the existing state. */
+  createMany(tickets: readonly NewTicket[]): Promise<CreateResult[]>;
+  get(hash: string): Promise<TicketRecord | undefined>;
+  /** Moves a record to `target` if it is in one of `from`, setting `fields`. */
+  transition(
+    hash: string,
+    target: TicketState,
+    from: readonly TicketState[],
+    now: number,
+    fields?: TransitionFields,
+  ): Promise<TransitionResult>;
+  /** Several transitions in one pipeline (one round trip); results in order. */
+  transitionMany(
+    moves: readonly {
+      hash: string;
+      target: TicketState;
+      from: readonly TicketState[];
+      fields?: TransitionFields;
+    }[],
+    now: number,
+  ): Promise<TransitionResult[]>;
+  /** Sets fields without a state change (last error, late outcome). */
+  annotate(hash: string, fields: TransitionFields): Promise<void>;
+  readOutcomeCursor(): Promise<number>;
+  writeOutcomeCursor(seq: number): Promise<void>;
+  /** Deletes up to `limit` terminal records that ended before `before`; returns how many. */
+  deleteTerminalBefore(before: number, limit: number): Promise<number>;
+}
+
+/** Creates the store over one connection (its commands, its durability). */
+export function createTicketStore(redis: Redis, prefix: string): TicketStore {
+  const keys = ticketKeys(prefix);
+  redis.defineCommand('sandboxRhCreate', { numberOfKeys: 6, lua: CREATE_TICKET_LUA });
+  redis.defineCommand('sandboxRhTransition', { numberOfKeys: 1, lua: TRANSITION_TICKET_LUA });
+  redis.defineCommand('sandboxRhDeleteTerminal', { numberOfKeys: 1, lua: DELETE_TERMINAL_LUA });
+  redis.defineCommand('sandboxRhAnnotate', { numberOfKeys: 1, lua: ANNOTATE_TICKET_LUA });
+  const scripted = redis as unknown as Scripted;
+
+  const createArgs = ({ ticket, receivedAt, windowStart, deadlineAt }: NewTicket): (string | number)[] => [
+    keys.record(ticket.ticketHash),
+    keys.state('received'),
+    keys.all,
+    keys.due,
+    keys.payer(ticket.sender),
+    keys.payers,
+    ticket.ticketHash,
+    JSON.stringify(ticket),
+    ticket.sender,
+    ticket.faceValue,
+    receivedAt,
+    windowStart,
+    deadlineAt,
+  ];
+
+  const transitionArgs = (
+    hash: string,
+    target: TicketState,
+    from: readonly TicketState[],
+    now: number,
+    fields: TransitionFields = {},
+  ): (string | number)[] => [
+    keys.record(hash),
+    prefix,
+    hash,
+    target,
+    from.join(','),
+    now,
+    ...Object.entries(fields).flatMap(([field, value]) => [field, value ?? '']),
+  ];
+  const toResult = ([result, previous]: [string, string]): TransitionResult => ({
+    result: result as TransitionResult['result'],
+    previous: previous === '' ? undefined : (previous as TicketState),
+  });
+
+  return {
+    keys,
+    redis,
+    async createMany(tickets) {
+      if (tickets.length === 0) return [];
+      const pipeline = redis.pipeline() as ChainableCommander & Scripted;
+      for (const ticket of tickets) void pipeline.sandboxRhCreate(...createArgs(ticket));
+      const replies = (await pipeline.exec()) ?? [];
+      return replies.map(([error, reply]) => {
+        if (error) throw error;
+        return reply as CreateResult;
+      });
+    },
+    async get(hash) {
+      return parseRecord(await redis.hgetall(keys.record(hash)));
+    },
+    async transition(hash, target, from, now, fields) {
+      return toResult(await scripted.sandboxRhTransition(...transitionArgs(hash, target, from, now, fields)));
+    },
+    async transitionMany(moves, now) {
+      if (moves.length === 0) return [];
+      const pipeline = redis.pipeline() as ChainableCommander & Scripted;
+      for (const move of moves) {
+        void pipeline.sandboxRhTransition(
+          ...transitionArgs(move.hash, move.target, move.from, now, move.fields),
+        );
+      }
+      return ((await pipeline.exec()) ?? []).map(([error, reply]) => {
+        if (error) throw error;
+        return toResult(reply as [string, string]);
+      });
+    },
+    async annotate(hash, fields) {
+      const pairs = Object.entries(fields).flatMap(([field, value]) => [field, value ?? '']);
+      // Only on an existing record: HSET alone would create a shell record without a ticket.
+      if (pairs.length > 0) await scripted.sandboxRhAnnotate(keys.record(hash), ...pairs);
+    },
+    async readOutcomeCursor() {
+      const value = await redis.get(keys.outcomeCursor);
+      return value === null ? 0 : Number(value);
+    },
+    async writeOutcomeCursor(seq) {
+      await redis.set(keys.outcomeCursor, String(seq));
+    },
+    async deleteTerminalBefore(before, limit) {
+      const hashes = await redis.zrangebyscore(keys.terminal, '-inf', before, 'LIMIT', 0, limit);
+      let deleted = 0;
+      for (const hash of hashes) {
+        deleted += await scripted.sandboxRhDeleteTerminal(keys.record(hash), prefix, hash);
+      }
+      return deleted;
+    },
+  };
+}

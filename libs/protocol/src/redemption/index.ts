@@ -1,0 +1,2 @@
+export * from './redeemer-api.schema';
+export * from './ticket-record.schema';

@@ -1,0 +1,150 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PaymentChallengeSchema } from '@sandbox/protocol';
+import { waitFor } from '@sandbox/testing';
+import { computeTicketHash } from '@sandbox/tickets';
+import { z } from 'zod';
+import { spawnService, type ServiceProcess } from './service-process';
+
+/** The simulator's `Livepeer-Payment` blob (base64 JSON, its own encoding of Node's protobuf). */
+const PaymentBlobSchema = z.object({
+  ticketParams: z.object({
+    recipient: z.string(),
+    faceValue: z.string(),
+    winProb: z.string(),
+    recipientRandHash: z.string(),
+    creationRound: z.string(),
+    creationRoundBlockHash: z.string(),
+  }),
+  sender: z.string(),
+  senderParams: z.array(z.object({ senderNonce: z.int(), sig: z.string() })),
+});
+
+/** node-sim in paid mode with its outbox pointed at a handoff, and a paying client. */
+export interface NodeSimPayer {
+  readonly process: ServiceProcess;
+  readonly publicUrl: string;
+  /** Buys one session; returns the hashes of the tickets Node accepted as payment (all winners). */
+  buySession(): Promise<string[]>;
+  /** Restarts node-sim on the same data directory (its outbox survives). */
+  restart(): Promise<void>;
+}
+
+const post = (url: string, headers: Record<string, string>, body: unknown): Promise<Response> =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+/**
+ * Starts node-sim with `--paid --ticket-win-prob 1.0 --handoff-url <handoff>`: every ticket wins, each
+ * session's first payment carries 100 tickets (36 USD/h at 1e12 wei/USD for 10 s, face value 1e9 wei).
+ */
+export async function startNodeSimPayer(
+  dir: string,
+  handoffUrl: string,
+  secretFile: string,
+): Promise<NodeSimPayer> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bootstrap'), 'node-sim-bootstrap-secret');
+  const args = [
+    ...[
+      '--listen',
+      '127.0.0.1:0',
+      '--metrics-listen',
+      '127.0.0.1:0',
+      '--bootstrap-secret-file',
+      join(dir, 'bootstrap'),
+    ],
+    ...[
+      '--paid',
+      '--wei-per-usd',
+      '1000000000000',
+      '--ticket-win-prob',
+      '1.0',
+      '--ticket-face-value',
+      '1000000000',
+    ],
+    ...['--handoff-url', handoffUrl, '--handoff-secret-file', secretFile, '--data-dir', join(dir, 'data')],
+  ];
+  let process = spawnService('node-sim', 'tools/node-sim/src/main.ts', {}, args);
+  let publicUrl = '';
+  let sessions = 0;
+
+  const ready = async (): Promise<void> => {
+    const line = await waitFor(
+      () =>
+        process
+          .output()
+          .split('\n')
+          .find((text) => text.includes('"node-sim listening"')),
+      { description: 'node-sim to print its listening line', timeoutMs: 30_000 },
+    );
+    publicUrl = (JSON.parse(line) as { publicUrl: string }).publicUrl;
+    const heartbeat = await post(
+      `${publicUrl}/runners/heartbeat`,
+      { Authorization: 'node-sim-bootstrap-secret' },
+      {
+        runner_id: 'paid',
+        runner_url: 'http://10.0.0.1',
+        app: 'echo',
+        capacity: 10_000,
+        price_info: { price: 36, currency: 'usd', unit: 'hour' },
+      },
+    );
+    if (heartbeat.status !== 200) throw new Error(`node-sim heartbeat answered ${heartbeat.status}`);
+  };
+  await ready();
+
+  return {
+    get process() {
+      return process;
+    },
+    get publicUrl() {
+      return publicUrl;
+    },
+    async buySession() {
+      sessions += 1;
+      const { address } = (await (await post(`${publicUrl}/sign-orchestrator-info`, {}, {})).json()) as {
+        address: string;
+      };
+      const challenge = PaymentChallengeSchema.parse(
+        await (
+          await post(`${publicUrl}/apps/paid/session`, { 'Livepeer-Payer-Address': address }, {})
+        ).json(),
+      );
+      const paid = (await (
+        await post(
+          `${publicUrl}/generate-live-payment`,
+          {},
+          {
+            orchestrator: challenge.payment_params,
+            type: 'live',
+            ManifestID: challenge.manifest_id,
+          },
+        )
+      ).json()) as { payment: string; segCreds: string };
+      const reply = await post(
+        `${publicUrl}/apps/paid/session`,
+        {
+          'Livepeer-Payer-Address': address,
+          'Livepeer-Payment': paid.payment,
+          'Livepeer-Segment': paid.segCreds,
+        },
+        {},
+      );
+      await reply.body?.cancel();
+      if (reply.status !== 200) throw new Error(`session ${sessions} was not paid: ${reply.status}`);
+      const blob = PaymentBlobSchema.parse(JSON.parse(Buffer.from(paid.payment, 'base64').toString('utf8')));
+      return blob.senderParams.map(({ senderNonce }) =>
+        computeTicketHash({ ...blob.ticketParams, sender: blob.sender, senderNonce }),
+      );
+    },
+    async restart() {
+      await process.kill9();
+      process = spawnService('node-sim', 'tools/node-sim/src/main.ts', {}, args);
+      await ready();
+    },
+  };
+}
