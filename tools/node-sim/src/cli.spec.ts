@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { CliError, MAX_WIN_PROB, parseCli, parseWinProb } from './cli';
+import { MAX_UINT256 } from '@sandbox/tickets';
+import { CliError, parseCli, parseWinProb } from './cli';
 
 const base = ['--bootstrap-secret-file', '/tmp/secret'];
 
@@ -45,8 +46,8 @@ describe('parseCli', () => {
 
 describe('parseWinProb', () => {
   it('maps fractions onto Node’s uint256 scale and accepts the raw form', () => {
-    expect(parseWinProb('1.0')).toBe(MAX_WIN_PROB);
-    expect(parseWinProb('0.5')).toBe(MAX_WIN_PROB / 2n);
+    expect(parseWinProb('1.0')).toBe(MAX_UINT256);
+    expect(parseWinProb('0.5')).toBe(MAX_UINT256 / 2n);
     expect(parseWinProb('42')).toBe(42n);
     expect(() => parseWinProb('0.0')).toThrow(CliError);
     expect(() => parseWinProb('1.5')).toThrow(CliError);

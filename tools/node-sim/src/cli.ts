@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isHttpUrl, parseGoDurationMs } from '@sandbox/protocol';
+import { MAX_UINT256 } from '@sandbox/tickets';
 import { parseRational, sign } from './go/rational';
 import type { Rational } from './go/rational';
 import type { ListenAddress } from './node-sim';
@@ -64,9 +65,6 @@ const OPTIONS = {
   help: { type: 'boolean', default: false },
 } as const;
 
-/** 2^256 - 1: a ticket with this win probability always wins. */
-export const MAX_WIN_PROB = (1n << 256n) - 1n;
-
 export function parseListen(flag: string, value: string): ListenAddress {
   const match = /^(\[[^\]]+\]|[^:]*):(\d{1,5})$/u.exec(value);
   const port = Number(match?.[2]);
@@ -126,9 +124,9 @@ export function parseWinProb(value: string): bigint {
   if (fraction) {
     if (sign(fraction) <= 0 || fraction.num > fraction.den)
       throw new CliError('--ticket-win-prob must be in (0, 1]');
-    return (MAX_WIN_PROB * fraction.num) / fraction.den;
+    return (MAX_UINT256 * fraction.num) / fraction.den;
   }
-  if (!/^\d+$/u.test(value) || BigInt(value) <= 0n || BigInt(value) > MAX_WIN_PROB) {
+  if (!/^\d+$/u.test(value) || BigInt(value) <= 0n || BigInt(value) > MAX_UINT256) {
     throw new CliError('--ticket-win-prob must be a fraction in (0, 1] or an integer in [1, 2^256-1]');
   }
   return BigInt(value);

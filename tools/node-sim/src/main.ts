@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -10,17 +10,7 @@ import { startNodeSim } from './node-sim';
 import { FileOutbox, MemoryWinnerSink } from './outbox/file-outbox';
 import { handoffEndpoint, OutboxSender } from './outbox/outbox-sender';
 import { paidMode } from './payments/paid-mode';
-
-function readSecret(flag: string, path: string): Buffer {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch {
-    throw new CliError(`--${flag}: cannot read ${path}`);
-  }
-  if (bytes.length === 0) throw new CliError(`--${flag}: ${path} is empty`);
-  return bytes;
-}
+import { readHandoffToken, readSecretBytes } from './secret-files';
 
 /** Creates a random bootstrap secret file (owner-only, no trailing newline) unless one exists. */
 function ensureBootstrapSecret(path: string, logger: Logger): void {
@@ -58,7 +48,7 @@ async function paidDeps(
   const payerKey =
     flags.paid.payerKeyFile === undefined
       ? undefined
-      : readSecret('payer-key-file', flags.paid.payerKeyFile).toString('utf8').trim();
+      : readSecretBytes('payer-key-file', flags.paid.payerKeyFile).toString('utf8').trim();
   const base = {
     faceValue: flags.paid.faceValue,
     winProb: flags.paid.winProb,
@@ -67,7 +57,7 @@ async function paidDeps(
   };
   if (!flags.handoff || flags.dataDir === undefined)
     return { payments: paidMode({ ...base, sink: new MemoryWinnerSink() }) };
-  const secret = readSecret('handoff-secret-file', flags.handoff.secretFile).toString('latin1');
+  const secret = readHandoffToken(flags.handoff.secretFile);
   const outbox = new FileOutbox(flags.dataDir);
   await outbox.init();
   const sender = new OutboxSender({ outbox, url: handoffEndpoint(flags.handoff.url), secret, logger });
@@ -82,7 +72,7 @@ async function main(): Promise<void> {
   let paid: Awaited<ReturnType<typeof paidDeps>>;
   try {
     if (flags.generateBootstrapSecret) ensureBootstrapSecret(flags.bootstrapSecretFile, logger);
-    bootstrapSecret = readSecret('bootstrap-secret-file', flags.bootstrapSecretFile);
+    bootstrapSecret = readSecretBytes('bootstrap-secret-file', flags.bootstrapSecretFile);
     paid = await paidDeps(flags, logger);
   } catch (error) {
     if (error instanceof CliError) exitWithUsage(error);

@@ -1,7 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { NodeErrorMessage, PaymentChallengeSchema, WinningTicketSchema } from '@sandbox/protocol';
-import { fromHex, hex } from '../payments/eth';
-import { isSignedBySender, isWinning, ticketHash } from '../payments/ticket';
+import {
+  checkWinningTicket,
+  computeTicketHash,
+  hexToBytes,
+  isWinningTicket,
+  recoverEthSigner,
+} from '@sandbox/tickets';
 import type { PaidFixture } from '../testing/paid-fixture';
 import { reservePaid, startPaidFixture } from '../testing/paid-fixture';
 import type { RunnerApp } from '../testing/runner-app';
@@ -69,17 +74,10 @@ describe('paid persistent session', () => {
     });
     expect(sink.winners).toHaveLength(1);
     const winner = WinningTicketSchema.parse(sink.winners[0]);
-    const ticket = {
-      ...winner,
-      faceValue: BigInt(winner.faceValue),
-      winProb: BigInt(winner.winProb),
-      senderNonce: Number(winner.senderNonce),
-      creationRound: BigInt(winner.creationRound),
-      paramsExpirationBlock: BigInt(winner.paramsExpirationBlock),
-    };
-    expect(hex(ticketHash(ticket))).toBe(winner.ticketHash);
-    expect(isSignedBySender(ticket, fromHex(winner.sig))).toBe(true);
-    expect(isWinning(fromHex(winner.sig), BigInt(winner.recipientRand), ticket.winProb)).toBe(true);
+    expect(computeTicketHash(winner)).toBe(winner.ticketHash);
+    expect(recoverEthSigner(hexToBytes(winner.ticketHash), winner.sig)).toBe(winner.sender);
+    expect(isWinningTicket(winner.sig, winner.recipientRand, winner.winProb)).toBe(true);
+    expect(checkWinningTicket(winner)).toEqual({ ok: true });
     expect(winner.sender).toBe(payer.toLowerCase());
     const o2r = fx.sim.context.channels.o2r.get('paid') ?? '';
     expect((await call(`${fx.url}/ai/trickle/${o2r}/0`)).json()).toMatchObject({

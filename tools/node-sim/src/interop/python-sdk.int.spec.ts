@@ -3,12 +3,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createMemoryLogger } from '@sandbox/testing';
+import { MAX_UINT256 } from '@sandbox/tickets';
 import { parseRational } from '../go/rational';
 import type { RunningNodeSim } from '../node-sim';
 import { startNodeSim } from '../node-sim';
 import { MemoryWinnerSink } from '../outbox/file-outbox';
 import { paidMode } from '../payments/paid-mode';
-import { MAX_WIN_PROB } from '../payments/ticket';
 import { ensureSdkVenv } from '../testing/python-venv';
 import type { RunnerApp } from '../testing/runner-app';
 import { startRunnerApp } from '../testing/runner-app';
@@ -67,7 +67,7 @@ async function start(paid: boolean): Promise<RunningNodeSim> {
     },
     {
       logger: createMemoryLogger('warn').logger,
-      payments: paid ? paidMode({ faceValue: 10n ** 15n, winProb: MAX_WIN_PROB, sink }) : undefined,
+      payments: paid ? paidMode({ faceValue: 10n ** 15n, winProb: MAX_UINT256, sink }) : undefined,
     },
   );
 }

@@ -16,7 +16,8 @@ const running: SimProcess[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'node-sim-handoff-'));
   writeFileSync(join(dir, 'bootstrap'), 'boot');
-  writeFileSync(join(dir, 'handoff'), 'handoff-secret');
+  // As `echo handoff-secret > file` writes it: the newline is not part of the token.
+  writeFileSync(join(dir, 'handoff'), 'handoff-secret\n');
   handoff = await startHandoffServer();
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
+import { bytesToHex, keccak256, uint256Bytes } from '@sandbox/tickets';
 import type { Clock } from '../clock';
-import { hex, keccak, uint256 } from './eth';
 
 /** Blocks every 12 s and rounds of 5760 blocks, derived from the clock (there is no chain here). */
 const BLOCK_MS = 12_000;
@@ -18,6 +18,6 @@ export class SimulatedChain {
   }
 
   roundBlockHash(round: bigint): string {
-    return hex(keccak(new TextEncoder().encode('node-sim round'), uint256(round)));
+    return bytesToHex(keccak256(new TextEncoder().encode('node-sim round'), uint256Bytes(round)));
   }
 }

@@ -1,6 +1,6 @@
+import { hexToBytes } from '@sandbox/tickets';
 import type { NodeSimDeps } from '../node-sim';
 import { SimulatedChain } from './chain';
-import { fromHex } from './eth';
 import { NodePaymentGate } from './payment-gate';
 import type { WinnerSink } from './payment-engine';
 import { PaymentEngine } from './payment-engine';
@@ -35,7 +35,7 @@ export function paidMode(options: PaidModeOptions): NonNullable<NodeSimDeps['pay
       clock,
       options.sink,
     );
-    const signer = new SimulatedSigner(fromHex(options.payerKey ?? TEST_PAYER_KEY), chain, clock);
+    const signer = new SimulatedSigner(hexToBytes(options.payerKey ?? TEST_PAYER_KEY), chain, clock);
     return new NodePaymentGate(ctx, engine, signer);
   };
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentChallenge, WinningTicket } from '@sandbox/protocol';
+import { bytesToHex, computeRecipientRandHash } from '@sandbox/tickets';
 import type { Clock } from '../clock';
 import type { Rational } from '../go/rational';
 import { compare, multiply, reduce, subtract } from '../go/rational';
 import type { SimulatedChain } from './chain';
-import { hex, keccak, uint256 } from './eth';
 import { validatePayment } from './payment-validate';
 import { RecipientSecrets } from './recipient-secrets';
 import type { WireOrchestratorInfo, WirePrice } from './wire';
@@ -65,7 +65,7 @@ export class PaymentEngine {
     const round = this.chain.round();
     const roundHash = this.chain.roundBlockHash(round);
     const price: WirePrice = { pricePerUnit: wei.toString(), unitsPerPrice: '1' };
-    const seed = hex(randomBytes(32));
+    const seed = bytesToHex(randomBytes(32));
     const expirationBlock = block + 40n;
     const { faceValue, winProb } = this.config;
     const rand = this.secrets.recipientRand({
@@ -87,7 +87,7 @@ export class PaymentEngine {
         recipient: this.config.recipient,
         faceValue: this.config.faceValue.toString(),
         winProb: this.config.winProb.toString(),
-        recipientRandHash: hex(keccak(uint256(rand))),
+        recipientRandHash: computeRecipientRandHash(rand),
         seed,
         expirationBlock: expirationBlock.toString(),
         creationRound: round.toString(),

@@ -1,10 +1,16 @@
 import type { WinningTicket } from '@sandbox/protocol';
+import {
+  computeRecipientRandHash,
+  hexToBytes,
+  isWinningTicket,
+  keccak256,
+  recoverEthSigner,
+} from '@sandbox/tickets';
 import type { Rational } from '../go/rational';
 import { add } from '../go/rational';
-import { fromHex, hex, keccak, recoverSigner, uint256 } from './eth';
 import type { PaymentEngine, PaymentRefusal, PaymentSession } from './payment-engine';
 import type { Ticket } from './ticket';
-import { expectedValue, isSignedBySender, isWinning, toWinningTicket } from './ticket';
+import { expectedValue, isSignedBySender, recipientRandHex, toWinningTicket } from './ticket';
 import type { WirePayment, WireSegment } from './wire';
 import { decodeBlob, WirePaymentSchema, WireSegmentSchema } from './wire';
 
@@ -29,7 +35,7 @@ export function manifestFromSegment(segment: string): string | undefined {
 
 /** The digest a payer signs in `Livepeer-Segment`: keccak256(manifest ‖ 32 zero bytes ‖ hash). */
 export function segmentDigest(manifest: string, hash: string): Uint8Array {
-  return keccak(new TextEncoder().encode(manifest), new Uint8Array(32), fromHex(hash));
+  return keccak256(new TextEncoder().encode(manifest), new Uint8Array(32), hexToBytes(hash));
 }
 
 function scopeValid(
@@ -51,8 +57,7 @@ function scopeValid(
     engine.secrets.validAuth(segment.auth, engine.clock.now()) &&
     payment.senderParams.length >= 1 &&
     payment.senderParams.length <= 100 &&
-    recoverSigner(segmentDigest(segment.manifestId, segment.hash), fromHex(segment.signature)) ===
-      session.payer &&
+    recoverEthSigner(segmentDigest(segment.manifestId, segment.hash), segment.signature) === session.payer &&
     creationRound >= round - 2n &&
     creationRound <= round &&
     BigInt(params.expirationBlock) > engine.chain.block()
@@ -75,9 +80,9 @@ export function validatePayment(
   if (!payment || !segment || segment.manifestId !== manifest || segment.auth.sessionId !== manifest)
     return INVALID;
   if (
-    fromHex(payment.sender).length !== 20 ||
-    fromHex(segment.hash).length !== 32 ||
-    fromHex(segment.signature).length !== 65
+    hexToBytes(payment.sender).length !== 20 ||
+    hexToBytes(segment.hash).length !== 32 ||
+    hexToBytes(segment.signature).length !== 65
   )
     return INVALID;
   const session = engine.sessions.get(manifest);
@@ -94,17 +99,17 @@ export function validatePayment(
     round: BigInt(params.creationRound),
     roundHash: params.creationRoundBlockHash,
   });
-  if (hex(keccak(uint256(rand))) !== params.recipientRandHash) return INVALID;
+  if (computeRecipientRandHash(rand) !== params.recipientRandHash) return INVALID;
+  const randHex = recipientRandHex(rand);
   const seen = engine.nonces.get(params.recipientRandHash);
   const nonces: number[] = [];
   const winners: WinningTicket[] = [];
   let balance = session.balance;
   for (const { senderNonce, sig } of payment.senderParams) {
-    const signature = fromHex(sig);
     if (
       senderNonce === 0 ||
       senderNonce >= 600 ||
-      signature.length !== 65 ||
+      hexToBytes(sig).length !== 65 ||
       nonces.includes(senderNonce) ||
       seen?.has(senderNonce)
     )
@@ -120,10 +125,10 @@ export function validatePayment(
       creationRoundBlockHash: params.creationRoundBlockHash,
       paramsExpirationBlock: BigInt(params.expirationBlock),
     };
-    if (!isSignedBySender(ticket, signature)) return INVALID;
+    if (!isSignedBySender(ticket, sig)) return INVALID;
     nonces.push(senderNonce);
     balance = add(balance, expectedValue(ticket.faceValue, ticket.winProb));
-    if (isWinning(signature, rand, ticket.winProb)) winners.push(toWinningTicket(ticket, signature, rand));
+    if (isWinningTicket(sig, randHex, ticket.winProb)) winners.push(toWinningTicket(ticket, sig, rand));
   }
   return { session, winners, nonces, randKey: params.recipientRandHash, balance };
 }

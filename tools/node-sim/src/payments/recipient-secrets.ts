@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { hex } from './eth';
+import { bytesToHex } from '@sandbox/tickets';
 import type { WireAuth, WirePrice } from './wire';
 
 /** Everything recipient randomness is bound to. */
@@ -44,7 +44,7 @@ export class RecipientSecrets {
 
   authToken(sessionId: string, expiration: number): WireAuth {
     const token = createHmac('sha256', this.#auth).update(`${sessionId}|${expiration}`).digest();
-    return { sessionId, expiration, token: hex(token) };
+    return { sessionId, expiration, token: bytesToHex(token) };
   }
 
   /** A token this process issued for the session, not yet expired at `nowMs`. */

@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import {
+  addressOfPrivateKey,
+  bytesToHex,
+  hexToBytes,
+  keccak256,
+  recoverEthSigner,
+  signEthMessage,
+} from '@sandbox/tickets';
 import type { Clock } from '../clock';
 import type { Rational } from '../go/rational';
 import { add, compare, multiply, reduce, subtract } from '../go/rational';
 import type { SimulatedChain } from './chain';
-import { addressOf, checksumAddress, hex, keccak, recoverSigner, signMessage } from './eth';
+import { checksumAddress } from './checksum-address';
 import { segmentDigest } from './payment-validate';
 import { expectedValue, signTicket } from './ticket';
 import type { SignerStateBody, WireOrchestratorInfo, WirePayment, WireSegment } from './wire';
@@ -43,19 +51,20 @@ export class SimulatedSigner {
     private readonly chain: SimulatedChain,
     private readonly clock: Clock,
   ) {
-    this.address = addressOf(key);
+    this.address = addressOfPrivateKey(key);
   }
 
   /** `POST /sign-orchestrator-info`: the payer address and a signature over it. */
   signInfo(): { address: string; signature: string } {
     const address = checksumAddress(this.address);
-    return { address, signature: hex(signMessage(new TextEncoder().encode(address), this.key)) };
+    return { address, signature: signEthMessage(new TextEncoder().encode(address), this.key) };
   }
 
   /** Verifies and decodes client-held state signed by this signer. */
   openState(state: { state: string; sig: string }): SignerStateBody | 'bad-signature' | 'bad-state' {
     const bytes = Buffer.from(state.state, 'base64');
-    if (recoverSigner(bytes, Buffer.from(state.sig, 'base64')) !== this.address) return 'bad-signature';
+    const sig = bytesToHex(Buffer.from(state.sig, 'base64'));
+    if (recoverEthSigner(bytes, sig) !== this.address) return 'bad-signature';
     try {
       const parsed = SignerStateBodySchema.safeParse(JSON.parse(bytes.toString('utf8')));
       return parsed.success ? parsed.data : 'bad-state';
@@ -133,7 +142,7 @@ export class SimulatedSigner {
         segCreds: encodeBlob(segment),
         state: {
           state: stateBytes.toString('base64'),
-          sig: Buffer.from(signMessage(stateBytes, this.key)).toString('base64'),
+          sig: Buffer.from(hexToBytes(signEthMessage(stateBytes, this.key))).toString('base64'),
         },
       },
     };
@@ -157,14 +166,14 @@ export class SimulatedSigner {
         },
         this.key,
       );
-      return { senderNonce, sig: hex(sig) };
+      return { senderNonce, sig };
     });
     return { ticketParams: params, sender: this.address, expectedPrice: request.info.price, senderParams };
   }
 
   private segment(request: PaymentRequest): WireSegment {
-    const hash = hex(keccak());
-    const signature = hex(signMessage(segmentDigest(request.manifestId, hash), this.key));
+    const hash = bytesToHex(keccak256());
+    const signature = signEthMessage(segmentDigest(request.manifestId, hash), this.key);
     return { manifestId: request.manifestId, hash, signature, auth: request.info.auth };
   }
 }

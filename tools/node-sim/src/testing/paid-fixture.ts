@@ -4,11 +4,11 @@ import {
   PaymentChallengeSchema,
   SignOrchestratorInfoResponseSchema,
 } from '@sandbox/protocol';
+import { MAX_UINT256 } from '@sandbox/tickets';
 import { parseRational } from '../go/rational';
 import { MemoryWinnerSink } from '../outbox/file-outbox';
 import type { WinnerSink } from '../payments/payment-engine';
 import { paidMode } from '../payments/paid-mode';
-import { MAX_WIN_PROB } from '../payments/ticket';
 import type { Reply, SimFixture } from './sim-fixture';
 import { call, register, startSimFixture } from './sim-fixture';
 
@@ -39,7 +39,7 @@ export async function startPaidFixture(
   const memory = new MemoryWinnerSink();
   const fx = await startSimFixture(
     { runnerGrants: [grant], weiPerUsd: parseRational('1000000000000'), heartbeatTtlMs: 86_400_000 },
-    { payments: paidMode({ faceValue: 10n ** 15n, winProb: MAX_WIN_PROB, sink: sink ?? memory }) },
+    { payments: paidMode({ faceValue: 10n ** 15n, winProb: MAX_UINT256, sink: sink ?? memory }) },
   );
   const price = (price: number, unit: string): Record<string, unknown> => ({ price, currency: 'usd', unit });
   await register(fx, {
