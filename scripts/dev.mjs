@@ -31,6 +31,7 @@ const COMMANDS = {
     run: (args) =>
       runNode(['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', bin('jest'), ...args]),
   },
+  images: { debian: true, run: (args) => runNode(['--import', 'tsx', 'tools/images/src/main.ts', ...args]) },
   'kube-build': {
     debian: false,
     run: () => runNode(['--import', 'tsx', 'tools/kube-harness/src/build/main.ts']),

@@ -82,6 +82,9 @@ describe('npm start (tools/stack)', () => {
     expect(output).toContain(`node-sim ready at http://127.0.0.1:${ports.nodeSim}/`);
     expect(output).toContain(`redeemer-sim ready at http://127.0.0.1:${env.REDEEMER_SIM_PORT}/`);
     expect(output).toContain(`redemption-handoff ready at http://127.0.0.1:${env.REDEMPTION_HANDOFF_PORT}/`);
+    if (process.getuid?.() === 0) {
+      expect(output).toContain(`instance-manager ready at http://127.0.0.1:${env.INSTANCE_MANAGER_PORT}/`);
+    }
     expect(output).toContain(`dashboard ready at http://127.0.0.1:${ports.dashboard}/`);
     expect(output).toMatch(/^dashboard\s+\| \{/m);
   });

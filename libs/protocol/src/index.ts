@@ -10,3 +10,5 @@ export * from './node';
 export * from './instance-manager';
 export * from './adapter';
 export * from './network/non-public-ranges';
+export * from './redemption';
+export * from './network/runner-grants';

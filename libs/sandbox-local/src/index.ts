@@ -13,3 +13,6 @@ export * from './images/node-app-image';
 export { IMAGE_APP_PATH, IMAGE_NODE_PATH } from './images/rootfs-layout';
 export * from './runsc/runsc-build';
 export * from './runsc/runtime-choice';
+export * from './runsc/runsc-cache';
+export { measureRequestsPerSecond } from './test-support/http-load.fixture';
+export type { LoadOptions } from './test-support/http-load.fixture';

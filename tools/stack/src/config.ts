@@ -14,6 +14,16 @@ export const StackConfigSchema = z.object({
   REDIS_PORT: port(6390),
   NODE_SIM_PORT: port(8935),
   NODE_SIM_METRICS_PORT: port(8936),
+  /** Address range of the local driver's instances (one /30 each); Node is granted each instance address. */
+  INSTANCE_SUBNET: z
+    .string()
+    .regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/)
+    .default('10.213.0.0/22'),
+  /** App ports Node may dial on instance addresses (Node dials private addresses only when granted). */
+  APP_PORTS: z
+    .string()
+    .regex(/^\d{1,5}(,\d{1,5})*$/)
+    .default('8080'),
   /** Where the stack keeps Redis data and generated secrets, relative to the repository. */
   STACK_DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),

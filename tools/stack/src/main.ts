@@ -20,7 +20,13 @@ const members = stackMembers(config, {
   root,
   dataDir,
   secrets,
+  isRoot: process.getuid?.() === 0,
   nodePath: process.execPath,
   baseEnv: inheritedEnv(env),
 });
+if (!members.some((member) => member.name === 'instance-manager')) {
+  process.stdout.write(
+    'stack: not root, so instance-manager (network namespaces, iptables) is not started\n',
+  );
+}
 process.exitCode = await runStack(members, process);

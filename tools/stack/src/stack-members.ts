@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { runnerGrants } from '@sandbox/protocol';
 import type { StackConfig } from './config';
 import type { ProcessSpec } from './managed-process';
 import { httpReady, redisReady } from './readiness';
@@ -7,6 +8,8 @@ import type { StackSecrets } from './stack-secrets';
 /** Paths and inherited environment the members are built from. */
 export interface StackContext {
   root: string;
+  /** The instance-manager's local driver needs root (network namespaces, iptables). */
+  isRoot: boolean;
   dataDir: string;
   secrets: StackSecrets;
   nodePath: string;
@@ -53,6 +56,15 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       REDEEMER_SECRET_FILE: context.secrets.redeemer,
     }),
     nodeSimulator(config, context),
+    ...(context.isRoot
+      ? [
+          service('instance-manager', 'apps/instance-manager/src/main.ts', config.INSTANCE_MANAGER_PORT, {
+            REDIS_URL: redisUrl,
+            LOCAL_SUBNET: config.INSTANCE_SUBNET,
+            LOCAL_PROTECTED_PORTS: stackPorts(config).join(','),
+          }),
+        ]
+      : []),
     service('dashboard', 'apps/dashboard/src/main.ts', config.DASHBOARD_PORT, {
       REDIS_URL: redisUrl,
       DASHBOARD_WRITABLE: String(config.DASHBOARD_WRITABLE),
@@ -80,6 +92,10 @@ function nodeSimulator(config: StackConfig, context: StackContext): ProcessSpec 
         `127.0.0.1:${config.NODE_SIM_METRICS_PORT}`,
       ],
       ...['--bootstrap-secret-file', secretFile, '--generate-bootstrap-secret'],
+      ...[
+        '--runner-grants',
+        runnerGrants(config.INSTANCE_SUBNET, config.APP_PORTS.split(',').map(Number), true).join(','),
+      ],
       ...(config.NODE_SIM_PAID ? paidFlags(config, context) : []),
     ],
     cwd: context.root,
@@ -97,4 +113,11 @@ function paidFlags(config: StackConfig, context: StackContext): string[] {
     ...['--handoff-secret-file', context.secrets.handoffIntake],
     ...['--data-dir', join(context.dataDir, 'node-sim')],
   ];
+}
+
+/** Every port a stack member listens on: instances must never reach any of them. */
+function stackPorts(config: StackConfig): number[] {
+  return Object.entries(config)
+    .filter(([key]) => key.endsWith('_PORT'))
+    .map(([, value]) => Number(value));
 }

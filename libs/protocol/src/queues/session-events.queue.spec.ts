@@ -13,7 +13,12 @@ const reserved = {
 describe('session-events queue', () => {
   it('has a persistent name and a closed set of jobs', () => {
     expect(SESSION_EVENTS_QUEUE.name).toBe('session-events');
-    expect(Object.keys(SESSION_EVENTS_QUEUE.jobs)).toEqual(['session-reserved', 'session-released']);
+    expect(Object.keys(SESSION_EVENTS_QUEUE.jobs)).toEqual([
+      'session-reserved',
+      'session-released',
+      'runner-withdrawn',
+      'registration-failed',
+    ]);
   });
 
   it('accepts events from every source', () => {

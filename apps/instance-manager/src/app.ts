@@ -1,0 +1,30 @@
+import { createHttpApp } from '@sandbox/service-kit';
+import type { Health, ServiceLogger, ServiceMetrics } from '@sandbox/service-kit';
+import type { Express } from 'express';
+import type { AppsRouteDeps } from './routes/apps.routes';
+import { appsRouter } from './routes/apps.routes';
+import type { InstancesRouteDeps } from './routes/instances.routes';
+import { instancesRouter } from './routes/instances.routes';
+import { openApiRouter } from './routes/openapi.routes';
+
+/** Dependencies of {@link createApp}. */
+export interface AppDeps extends AppsRouteDeps, InstancesRouteDeps {
+  logger: ServiceLogger;
+  health: Health;
+  metrics: ServiceMetrics;
+}
+
+/** The instance-manager's HTTP API (never listens). */
+export function createApp(deps: AppDeps): Express {
+  return createHttpApp({
+    logger: deps.logger,
+    health: deps.health,
+    metrics: deps.metrics,
+    bodyLimit: '1mb',
+    configure: (app) => {
+      app.use(openApiRouter());
+      app.use(appsRouter(deps));
+      app.use(instancesRouter(deps));
+    },
+  });
+}

@@ -1,0 +1,37 @@
+import { MANAGED_POD_SELECTOR, connectKube, createResilientInformer } from '@sandbox/kube';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock';
+import type { InstanceManagerConfig } from '../config';
+import { createKubernetesRuntime } from './kubernetes-runtime';
+import type { RuntimeDriver } from './runtime-driver';
+
+/** The Kubernetes driver against the configured cluster and apps namespace. */
+export function connectKubernetesRuntime(
+  config: InstanceManagerConfig,
+  logger: Logger,
+  clock: Clock,
+): RuntimeDriver {
+  const connection = connectKube({
+    namespace: config.KUBE_NAMESPACE,
+    ...(config.KUBECONFIG_PATH ? { kubeconfigPath: config.KUBECONFIG_PATH } : {}),
+  });
+  const informer = createResilientInformer({
+    create: () => connection.createPodInformer(MANAGED_POD_SELECTOR),
+    keyOf: (pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`,
+    logger,
+    name: 'instance-pods',
+  });
+  return createKubernetesRuntime({
+    api: connection.api,
+    informer,
+    namespace: config.KUBE_NAMESPACE,
+    runtimeClassName: config.KUBE_RUNTIME_CLASS,
+    orchestrator: {
+      namespaceLabels: config.KUBE_ORCHESTRATOR_NAMESPACE_LABELS,
+      podLabels: config.KUBE_ORCHESTRATOR_POD_LABELS,
+    },
+    clusterCidrs: config.KUBE_CLUSTER_CIDRS,
+    dnsServers: config.KUBE_DNS_SERVERS,
+    clock,
+  });
+}

@@ -1,0 +1,145 @@
+import { describe, expect, it } from '@jest/globals';
+import type { V1NetworkPolicy, V1Pod } from '@kubernetes/client-node';
+import { KUBE_LABELS, MANAGED_BY } from '@sandbox/kube';
+import type { KubeApi, ResilientInformer } from '@sandbox/kube';
+import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
+import { createKubernetesRuntime, parsePodLog } from './kubernetes-runtime';
+import { InstanceNotReadyError } from './runtime-driver';
+
+/** The API as a recorder; pods it creates appear in the informer's cache (as the watch would add them). */
+function fakeCluster() {
+  const pods: V1Pod[] = [];
+  const calls: string[] = [];
+  const policies: V1NetworkPolicy[] = [];
+  const api: KubeApi = {
+    async createPod(pod) {
+      calls.push(`create ${pod.metadata?.name}`);
+      pods.push(structuredClone(pod));
+      return 'created';
+    },
+    async deletePod(name) {
+      calls.push(`delete ${name}`);
+      const index = pods.findIndex((pod) => pod.metadata?.name === name);
+      if (index >= 0) pods.splice(index, 1);
+      return index >= 0 ? 'deleted' : 'absent';
+    },
+    async readPodLog(name, tail) {
+      calls.push(`logs ${name} ${tail}`);
+      return '2026-01-01T00:00:00.000000001Z listening\n2026-01-01T00:00:01Z second line\n';
+    },
+    async applyNetworkPolicy(policy) {
+      policies.push(policy);
+      return 'created';
+    },
+    async deleteNetworkPolicy(name) {
+      calls.push(`delete policy ${name}`);
+      return 'deleted';
+    },
+  };
+  const informer: ResilientInformer<V1Pod> = {
+    on: () => undefined,
+    start: () => undefined,
+    stop: async () => undefined,
+    synced: () => true,
+    list: () => pods,
+    restarts: () => 0,
+  };
+  let now = 0;
+  const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+  const runtime = createKubernetesRuntime({
+    api,
+    informer,
+    namespace: 'apps',
+    runtimeClassName: 'gvisor',
+    orchestrator: { namespaceLabels: { ns: 'livepeer' }, podLabels: { app: 'node' } },
+    clusterCidrs: ['203.0.113.9/32'],
+    dnsServers: [],
+    clock,
+  });
+  return { runtime, pods, calls, policies };
+}
+
+const spec = singleSessionSpec(1, 2);
+const request = { instanceId: 'abcde12345', app: 'demo', templateHash: 'h1', spec };
+const timing = { timeoutMs: 5_000, intervalMs: 200 };
+
+function becomeReady(pod: V1Pod | undefined): void {
+  if (!pod) throw new Error('no pod');
+  pod.status = {
+    phase: 'Running',
+    podIP: '10.42.0.9',
+    conditions: [{ type: 'Ready', status: 'True' }],
+    containerStatuses: [
+      { name: 'app', image: 'i', imageID: '', ready: true, restartCount: 0, state: { running: {} } },
+    ],
+  };
+}
+
+describe('the kubernetes runtime', () => {
+  it('creates one gVisor pod per instance and one NetworkPolicy per app (once per port and egress)', async () => {
+    const { runtime, pods, policies } = fakeCluster();
+    await runtime.ensureApp('demo', spec);
+    await runtime.ensureApp('demo', spec);
+    expect(policies).toHaveLength(1);
+    expect(policies[0]?.spec?.ingress?.[0]?.ports).toEqual([{ protocol: 'TCP', port: 8080 }]);
+    await runtime.ensureApp('demo', singleSessionSpec(1, 2, { egress: 'internet' }));
+    expect(policies).toHaveLength(2);
+    await runtime.start(request);
+    expect(pods[0]?.metadata?.name).toBe('demo-abcde12345');
+    expect(pods[0]?.spec).toMatchObject({ runtimeClassName: 'gvisor', automountServiceAccountToken: false });
+  });
+
+  it('is ready when the kubelet says so, at the pod IP and app port', async () => {
+    const { runtime, pods } = fakeCluster();
+    await runtime.start(request);
+    const waiting = runtime.waitForReady({ instanceId: 'abcde12345' }, spec, timing);
+    becomeReady(pods[0]);
+    await expect(waiting).resolves.toEqual({ url: 'http://10.42.0.9:8080' });
+  });
+
+  it('fails the wait when the pod ends or the deadline passes', async () => {
+    const ended = fakeCluster();
+    await ended.runtime.start(request);
+    const pod = ended.pods[0];
+    if (pod) pod.status = { phase: 'Failed' };
+    await expect(ended.runtime.waitForReady({ instanceId: 'abcde12345' }, spec, timing)).rejects.toEqual(
+      new InstanceNotReadyError('exited'),
+    );
+    const slow = fakeCluster();
+    await slow.runtime.start(request);
+    await expect(slow.runtime.waitForReady({ instanceId: 'abcde12345' }, spec, timing)).rejects.toEqual(
+      new InstanceNotReadyError('timeout'),
+    );
+  });
+
+  it('lists managed pods with their state, and stops them by name', async () => {
+    const { runtime, pods, calls } = fakeCluster();
+    await runtime.start(request);
+    pods.push({ metadata: { name: 'other', labels: { app: 'x' } } });
+    expect(await runtime.list()).toEqual([{ instanceId: 'abcde12345', app: 'demo', status: 'starting' }]);
+    becomeReady(pods[0]);
+    expect(await runtime.list()).toEqual([
+      { instanceId: 'abcde12345', app: 'demo', status: 'running', url: 'http://10.42.0.9:8080' },
+    ]);
+    expect(pods[0]?.metadata?.labels?.[KUBE_LABELS.managedBy]).toBe(MANAGED_BY);
+    await runtime.stop({ instanceId: 'abcde12345' });
+    await runtime.stop({ instanceId: 'zzzzz99999' });
+    await runtime.removeApp('demo');
+    expect(calls).toEqual([
+      'create demo-abcde12345',
+      'delete demo-abcde12345',
+      'delete policy sandbox-app-demo',
+    ]);
+  });
+
+  it('reads the app container log', async () => {
+    const { runtime, calls } = fakeCluster();
+    expect(await runtime.logs({ instanceId: 'abcde12345', app: 'demo' }, 50)).toEqual([
+      { time: '2026-01-01T00:00:00.000000001Z', stream: 'stdout', text: 'listening' },
+      { time: '2026-01-01T00:00:01Z', stream: 'stdout', text: 'second line' },
+    ]);
+    expect(calls).toEqual(['logs demo-abcde12345 50']);
+    expect(await runtime.logs({ instanceId: 'abcde12345' }, 50)).toBeUndefined();
+    expect(parsePodLog('')).toEqual([]);
+  });
+});

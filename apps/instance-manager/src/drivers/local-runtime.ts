@@ -1,0 +1,79 @@
+import { cpuToMillicores, memoryToBytes } from '@sandbox/protocol';
+import type { AppSpec } from '@sandbox/protocol';
+import { NotReadyError } from '@sandbox/sandbox-local';
+import type { InstanceSpecInput, SandboxDriver } from '@sandbox/sandbox-local';
+import type { RuntimeDriver, StartRequest } from './runtime-driver';
+import { InstanceNotReadyError } from './runtime-driver';
+
+const MIB = 2 ** 20;
+
+/** The local driver's instance spec for an app spec: plain values only, our labels for a restart. */
+export function localInstanceSpec(request: StartRequest): InstanceSpecInput {
+  const { spec } = request;
+  return {
+    instanceId: request.instanceId,
+    image: spec.image,
+    port: spec.port,
+    ...(spec.args.length > 0 ? { args: spec.args } : {}),
+    env: spec.env,
+    resources: {
+      cpus: cpuToMillicores(spec.resources.cpu) / 1000,
+      memoryMb: Math.max(32, Math.ceil(memoryToBytes(spec.resources.memory) / MIB)),
+    },
+    egress: spec.egress,
+    labels: { app: request.app, template: request.templateHash, kind: spec.instances.kind },
+  };
+}
+
+function target(url: string | undefined): { address: string; port: number } {
+  if (!url) throw new Error('the local driver needs the instance URL to probe it');
+  const parsed = new URL(url);
+  return { address: parsed.hostname, port: Number(parsed.port) };
+}
+
+/** {@link RuntimeDriver} over `@sandbox/sandbox-local` (gVisor under podman, one namespace each). */
+export function createLocalRuntime(driver: SandboxDriver): RuntimeDriver {
+  return {
+    name: 'local',
+    open: async () => undefined,
+    close: async () => undefined,
+    synced: () => true,
+    ensureApp: async () => undefined,
+    removeApp: async () => undefined,
+    async start(request) {
+      const started = await driver.start(localInstanceSpec(request));
+      return { url: started.url };
+    },
+    async waitForReady(instance, spec: AppSpec, options) {
+      const { address, port } = target(instance.url);
+      try {
+        await driver.waitForReady(
+          { instanceId: instance.instanceId, address, port },
+          spec.healthCheck,
+          options,
+        );
+      } catch (error) {
+        if (error instanceof NotReadyError) throw new InstanceNotReadyError(error.reason);
+        throw error;
+      }
+      return { url: `http://${address}:${port}` };
+    },
+    stop: (instance) => driver.stop(instance.instanceId),
+    async list() {
+      return (await driver.list()).map((found) => ({
+        instanceId: found.instanceId,
+        ...(found.labels['app'] ? { app: found.labels['app'] } : {}),
+        // A partial local instance cannot be completed: it is destroyed and replaced.
+        status: found.complete ? ('running' as const) : ('failed' as const),
+        ...(found.url ? { url: found.url } : {}),
+      }));
+    },
+    async logs(instance, tail) {
+      try {
+        return await driver.logs(instance.instanceId, { tail });
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { INSTANCE_EVENTS_QUEUE, SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
+import { createProducer, createWorker } from '@sandbox/queue';
+import type { TypedWorker } from '@sandbox/queue';
+import type { Health, ServiceLogger, ServiceMetrics } from '@sandbox/service-kit';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import { createApp } from './app';
+import type { Clock } from './clock';
+import { createAppReconciler } from './controllers/app-reconciler.controller';
+import { createHostSync } from './controllers/host-sync.controller';
+import { createInstanceEventsEmitter } from './controllers/instance-events.emitter';
+import { createInstanceEnder } from './controllers/instance-ender';
+import type { InstanceEnder } from './controllers/instance-ender';
+import { createInstanceStarter } from './controllers/instance-starter';
+import { createKeyedSerial } from './controllers/keyed-serial';
+import type { LifecycleContext, LifecycleTiming } from './controllers/lifecycle-context';
+import { createReconcileLoop } from './controllers/reconcile-loop';
+import { createFailureBackoff } from './domain/failure-backoff';
+import type { RuntimeDriver } from './drivers/runtime-driver';
+import { sessionEventHandlers } from './jobs/session-events.worker';
+import { createManagerMetrics } from './manager-metrics';
+import { createAppStore } from './store/app-store';
+import { createInstanceStore } from './store/instance-store';
+import { createLogArchive } from './store/log-archive';
+
+/** Settings of {@link createInstanceManager} (from the config). */
+export interface ManagerSettings extends LifecycleTiming {
+  keyPrefix: string;
+  queuePrefix: string;
+  resyncIntervalMs: number;
+  goneRetentionMs: number;
+  startConcurrency: number;
+}
+
+/** Dependencies of {@link createInstanceManager}. */
+export interface ManagerDeps {
+  logger: ServiceLogger;
+  health: Health;
+  metrics: ServiceMetrics;
+  /** `producer` connection: HTTP handlers and the instance-events producer fail fast on it. */
+  producerRedis: Redis;
+  /** `worker` connection: controllers and the session-events worker wait out Redis restarts on it. */
+  workerRedis: Redis;
+  driver: RuntimeDriver;
+  clock: Clock;
+  settings: ManagerSettings;
+}
+
+/** The assembled service: its HTTP app, and start/stop of everything behind it. */
+export interface InstanceManager {
+  app: Express;
+  /** Opens the driver, runs the recovery pass, then starts the loop and the session-events worker. */
+  start(): Promise<void>;
+  /**
+   * Stops taking events and reconciling; leaves every instance running (a restart adopts them).
+   * `waitForStarts` also waits for starts in flight (tests), which may take the readiness timeout.
+   */
+  stop(options?: { waitForStarts?: boolean }): Promise<void>;
+  /** Recovery done and the driver's view complete. */
+  ready(): boolean;
+  /** One full reconcile pass now (tests and benches). */
+  fullPass(): Promise<void>;
+  /** Reconciles one app now. */
+  reconcile(app: string): Promise<void>;
+}
+
+/** Wires stores, drivers, controllers, the worker and the API of the instance-manager. */
+export function createInstanceManager(deps: ManagerDeps): InstanceManager {
+  const { settings, logger, clock, driver } = deps;
+  const prefix = settings.keyPrefix;
+  const store = createInstanceStore({
+    redis: deps.workerRedis,
+    prefix,
+    retentionMs: settings.goneRetentionMs,
+  });
+  const producer = createProducer(INSTANCE_EVENTS_QUEUE, {
+    connection: deps.producerRedis,
+    prefix: settings.queuePrefix,
+    logger,
+  });
+  const ctx: LifecycleContext = {
+    store,
+    apps: createAppStore({ redis: deps.workerRedis, prefix }),
+    logs: createLogArchive({ redis: deps.workerRedis, prefix, retentionMs: settings.goneRetentionMs }),
+    driver,
+    emitter: createInstanceEventsEmitter({ producer, store, logger }),
+    backoff: createFailureBackoff(),
+    clock,
+    logger,
+    metrics: createManagerMetrics(deps.metrics.registry),
+    timing: settings,
+    serial: createKeyedSerial(),
+    // The loop is created below; nothing settles before start().
+    onSettled: (app) => void loop.trigger(app),
+  };
+  const starter = createInstanceStarter(ctx, () => ender, settings.startConcurrency);
+  const ender: InstanceEnder = createInstanceEnder(ctx, starter.isStarting);
+  const lifecycle = { starter, ender };
+  const reconcileApp = createAppReconciler(ctx, lifecycle, (app, ms) => loop.retryLater(app, ms));
+  const loop = createReconcileLoop(
+    ctx,
+    { syncHost: createHostSync(ctx, lifecycle), reconcileApp },
+    settings.resyncIntervalMs,
+  );
+  const activeLoop = loop;
+  let worker: TypedWorker | undefined;
+
+  const apiRedis = deps.producerRedis;
+  const app = createApp({
+    logger,
+    health: deps.health,
+    metrics: deps.metrics,
+    apps: createAppStore({ redis: apiRedis, prefix }),
+    store: createInstanceStore({ redis: apiRedis, prefix, retentionMs: settings.goneRetentionMs }),
+    logs: createLogArchive({ redis: apiRedis, prefix, retentionMs: settings.goneRetentionMs }),
+    driver,
+    clock,
+    reconcile: (name) => void activeLoop.trigger(name),
+  });
+
+  return {
+    app,
+    async start() {
+      await driver.open();
+      while (!driver.synced()) await clock.sleep(100);
+      activeLoop.start();
+      // Events wait for the recovery pass, so none acts on records the restart has not checked yet.
+      while (!activeLoop.recovered()) await clock.sleep(50);
+      const handlers = sessionEventHandlers(ctx, {
+        ender: lifecycle.ender,
+        trigger: (name) => void activeLoop.trigger(name),
+      });
+      worker = createWorker(SESSION_EVENTS_QUEUE, handlers, {
+        connection: deps.workerRedis,
+        prefix: settings.queuePrefix,
+        logger,
+      });
+    },
+    async stop(options = {}) {
+      await worker?.close();
+      await activeLoop.stop();
+      if (options.waitForStarts) await starter.idle();
+      await producer.close();
+      await driver.close();
+    },
+    ready: () => activeLoop.recovered() && driver.synced(),
+    fullPass: () => activeLoop.fullPass(),
+    reconcile: (name) => activeLoop.trigger(name),
+  };
+}

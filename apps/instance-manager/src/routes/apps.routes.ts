@@ -1,0 +1,71 @@
+import { AppPathSchema, AppSpecSchema } from '@sandbox/protocol';
+import type { AppResource, InstanceCounts } from '@sandbox/protocol';
+import { NotFoundError, validate } from '@sandbox/service-kit';
+import { Router } from 'express';
+import type { Clock } from '../clock';
+import type { AppStore, StoredApp } from '../store/app-store';
+import type { InstanceStore } from '../store/instance-store';
+import { redisUnavailableAs503, validateParts } from './validate-parts';
+
+/** Dependencies of {@link appsRouter}. */
+export interface AppsRouteDeps {
+  apps: AppStore;
+  store: InstanceStore;
+  clock: Clock;
+  /** Reconcile the app soon (never awaited by a request). */
+  reconcile(app: string): void;
+}
+
+async function countInstances(store: InstanceStore, app: string): Promise<InstanceCounts> {
+  const counts: InstanceCounts = { starting: 0, ready: 0, taken: 0, withdrawing: 0 };
+  for (const { record } of await store.listLive(app)) if (record.state !== 'gone') counts[record.state] += 1;
+  return counts;
+}
+
+async function toResource(app: StoredApp, store: InstanceStore): Promise<AppResource> {
+  return {
+    name: app.name,
+    spec: app.spec,
+    templateHash: app.templateHash,
+    status: app.status,
+    createdAt: new Date(app.createdAt).toISOString(),
+    updatedAt: new Date(app.updatedAt).toISOString(),
+    instances: await countInstances(store, app.name),
+  };
+}
+
+/** `PUT/GET/DELETE /v1/apps/{app}` and `GET /v1/apps`. */
+export function appsRouter(deps: AppsRouteDeps): Router {
+  const router = Router();
+  const load = async (name: string) => {
+    const app = await deps.apps.get(name);
+    if (!app) throw new NotFoundError('no such app');
+    return app;
+  };
+
+  router.put('/v1/apps/:app', async (req, res) => {
+    const [{ app: name }, spec] = validateParts(
+      ['path', AppPathSchema, req.params],
+      ['body', AppSpecSchema, req.body],
+    );
+    const result = await deps.apps.put(name, spec, deps.clock.now());
+    deps.reconcile(name);
+    res.status(result === 'created' ? 201 : 200).json(await toResource(await load(name), deps.store));
+  });
+  router.get('/v1/apps', async (_req, res) => {
+    const apps = await deps.apps.list();
+    res.json({ apps: await Promise.all(apps.map((app) => toResource(app, deps.store))) });
+  });
+  router.get('/v1/apps/:app', async (req, res) => {
+    const { app: name } = validate(AppPathSchema, req.params, 'path');
+    res.json(await toResource(await load(name), deps.store));
+  });
+  router.delete('/v1/apps/:app', async (req, res) => {
+    const { app: name } = validate(AppPathSchema, req.params, 'path');
+    if (!(await deps.apps.markDeleting(name, deps.clock.now()))) throw new NotFoundError('no such app');
+    deps.reconcile(name);
+    res.status(202).json(await toResource(await load(name), deps.store));
+  });
+  router.use(redisUnavailableAs503);
+  return router;
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { AppSpecSchema, AppStatusSchema } from '@sandbox/protocol';
+import type { AppSpec, AppStatus } from '@sandbox/protocol';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { canonicalJson, templateHash } from '../domain/template-hash';
+import { JsonTextSchema } from './json-text';
+import { storeKeys } from './keys';
+import { redisScript } from './redis-script';
+
+/** An app as stored: its parsed spec (defaults applied) and bookkeeping. */
+export interface StoredApp {
+  name: string;
+  spec: AppSpec;
+  specDigest: string;
+  templateHash: string;
+  status: AppStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const StoredAppSchema = z.object({
+  name: z.string().min(1),
+  spec: JsonTextSchema.pipe(AppSpecSchema),
+  specDigest: z.string().min(1),
+  templateHash: z.string().min(1),
+  status: AppStatusSchema,
+  createdAt: z.coerce.number().int(),
+  updatedAt: z.coerce.number().int(),
+});
+
+/** KEYS: app, apps. ARGV: name, spec, digest, template hash, now → created | updated | unchanged. */
+const putScript = redisScript(`
+local digest = redis.call('HGET', KEYS[1], 'specDigest')
+local status = redis.call('HGET', KEYS[1], 'status')
+if digest == ARGV[3] and status == 'active' then return 'unchanged' end
+redis.call('HSET', KEYS[1], 'name', ARGV[1], 'spec', ARGV[2], 'specDigest', ARGV[3],
+  'templateHash', ARGV[4], 'status', 'active', 'updatedAt', ARGV[5])
+redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[5])
+redis.call('SADD', KEYS[2], ARGV[1])
+if not digest then return 'created' end
+return 'updated'`);
+
+/** KEYS: app. ARGV: now → 1 if the app exists. */
+const deleteScript = redisScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'deleting', 'updatedAt', ARGV[1])
+return 1`);
+
+/** KEYS: app, apps, app live set. ARGV: name → 1 if a deleting app with no instances was removed. */
+const removeScript = redisScript(`
+if redis.call('HGET', KEYS[1], 'status') ~= 'deleting' then return 0 end
+if redis.call('SCARD', KEYS[3]) > 0 then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+return 1`);
+
+function digestOf(spec: AppSpec): string {
+  return createHash('sha256').update(canonicalJson(spec)).digest('hex').slice(0, 16);
+}
+
+/** App specs in Redis. `put` is idempotent: the same spec twice changes nothing. */
+export function createAppStore(deps: { redis: Redis; prefix: string }) {
+  const { redis } = deps;
+  const keys = storeKeys(deps.prefix);
+
+  const get = async (name: string): Promise<StoredApp | undefined> => {
+    const hash = await redis.hgetall(keys.app(name));
+    if (Object.keys(hash).length === 0) return undefined;
+    const parsed = StoredAppSchema.safeParse(hash);
+    return parsed.success ? parsed.data : undefined;
+  };
+
+  return {
+    get,
+    async list(): Promise<StoredApp[]> {
+      const names = (await redis.smembers(keys.apps)).sort();
+      const found = await Promise.all(names.map(get));
+      return found.filter((app): app is StoredApp => app !== undefined);
+    },
+    async put(name: string, spec: AppSpec, now: number): Promise<'created' | 'updated' | 'unchanged'> {
+      const reply = await putScript.run(
+        redis,
+        [keys.app(name), keys.apps],
+        [name, canonicalJson(spec), digestOf(spec), templateHash(spec), now],
+      );
+      return reply as 'created' | 'updated' | 'unchanged';
+    },
+    /** Marks the app deleting; false if it does not exist. */
+    async markDeleting(name: string, now: number): Promise<boolean> {
+      return (await deleteScript.run(redis, [keys.app(name)], [now])) === 1;
+    },
+    /** Removes a deleting app once none of its instances is left. */
+    async removeIfDone(name: string): Promise<boolean> {
+      return (await removeScript.run(redis, [keys.app(name), keys.apps, keys.appLive(name)], [name])) === 1;
+    },
+  };
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;

@@ -1,0 +1,31 @@
+import request from 'supertest';
+import type { ManagerSettings } from '../manager';
+import { FakeHost } from './fake-runtime.fixture';
+import { adapterSide, startManager, testSettings } from './manager-harness.fixture';
+
+/** Ids of the announced instances among queued instance events. */
+export const readyIds = (events: { name: string; data: Record<string, unknown> }[]) =>
+  events.filter((event) => event.name === 'instance-ready').map((event) => String(event.data['instanceId']));
+
+/** Managers on a fake host and real Redis, each with its own prefixes, cleaned up after each test. */
+export function controllerTestbed(redisUrl: () => string, uniquePrefix: (label: string) => string) {
+  let cleanups: (() => Promise<void>)[] = [];
+  const track = (cleanup: () => Promise<void>) => void cleanups.push(cleanup);
+  return {
+    track,
+    async cleanup(): Promise<void> {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+      cleanups = [];
+    },
+    async setup(overrides: Partial<ManagerSettings> = {}, host = new FakeHost()) {
+      const settings = testSettings(uniquePrefix('im'), uniquePrefix('q'), overrides);
+      const adapter = await adapterSide(redisUrl(), settings.queuePrefix);
+      const running = await startManager(redisUrl(), host.driver(), settings);
+      track(() => adapter.close());
+      track(() => running.stop());
+      const states = async (app: string) =>
+        (await running.store.listLive(app)).map((entry) => entry.record.state).sort();
+      return { settings, host, adapter, running, api: request(running.manager.app), states };
+    },
+  };
+}

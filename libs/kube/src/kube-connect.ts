@@ -1,0 +1,43 @@
+import { CoreV1Api, KubeConfig, NetworkingV1Api, makeInformer } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
+import { createKubeApi } from './kube-api';
+import type { KubeApi } from './kube-api';
+import type { InformerSource } from './resilient-informer';
+
+/** A connection to one namespace: the API calls and a factory of pod informers. */
+export interface KubeConnection {
+  api: KubeApi;
+  /** A fresh client-node informer over the namespace's pods matching the selector. */
+  createPodInformer(labelSelector: string): InformerSource<V1Pod>;
+}
+
+/**
+ * Loads the kubeconfig (the in-cluster service account when running in a pod, else `KUBECONFIG` or
+ * `~/.kube/config`, or the given file) and connects to one namespace.
+ */
+export function connectKube(options: { namespace: string; kubeconfigPath?: string }): KubeConnection {
+  const kubeConfig = new KubeConfig();
+  if (options.kubeconfigPath) kubeConfig.loadFromFile(options.kubeconfigPath);
+  else kubeConfig.loadFromDefault();
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const networking = kubeConfig.makeApiClient(NetworkingV1Api);
+  const { namespace } = options;
+  return {
+    api: createKubeApi({ core, networking }, namespace),
+    createPodInformer: (labelSelector) => {
+      const list = () => core.listNamespacedPod({ namespace, labelSelector });
+      const informer = makeInformer<V1Pod>(
+        kubeConfig,
+        `/api/v1/namespaces/${namespace}/pods`,
+        list,
+        labelSelector,
+      );
+      return {
+        on: informer.on.bind(informer),
+        start: () => informer.start(),
+        stop: () => informer.stop(),
+        list: () => informer.list(),
+      };
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import type { Logger } from 'pino';
+
+/** The part of client-node's `Informer & ObjectCache` (a `ListWatch`) the wrapper uses. */
+export interface InformerSource<T> {
+  on(verb: 'add' | 'update' | 'delete', callback: (object: T) => void): void;
+  on(verb: 'error' | 'connect', callback: (error?: unknown) => void): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  list(): ReadonlyArray<T>;
+}
+
+/** A cancellable one-shot timer. */
+export type InformerSchedule = (callback: () => void, ms: number) => { cancel(): void };
+
+/** Options of {@link createResilientInformer}. */
+export interface ResilientInformerOptions<T> {
+  /** Makes a fresh informer; each restart uses a new one, so it lists again. */
+  create: () => InformerSource<T>;
+  /** Identity of an object (`namespace/name`), to report objects that vanished while restarting. */
+  keyOf: (object: T) => string;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  /** For logs. */
+  name: string;
+  /** @defaultValue setTimeout */
+  schedule?: InformerSchedule;
+  /** @defaultValue Date.now */
+  now?: () => number;
+  /** No object event for this long forces a relist (watches have gone silent without an error). @defaultValue 300000 */
+  silenceMs?: number;
+  /** First restart delay after an error; doubles up to `maxBackoffMs`. @defaultValue 1000 */
+  initialBackoffMs?: number;
+  /** @defaultValue 30000 */
+  maxBackoffMs?: number;
+  /** Jitter source in [0, 1): each delay is scaled by 0.5-1.0. @defaultValue Math.random */
+  random?: () => number;
+}
+
+/** An informer that keeps itself running. */
+export interface ResilientInformer<T> {
+  on(verb: 'add' | 'update' | 'delete', callback: (object: T) => void): void;
+  /** Starts listing and watching; errors restart it, never stop it. */
+  start(): void;
+  stop(): Promise<void>;
+  /** True once the first list has completed (readiness waits for this). */
+  synced(): boolean;
+  /** The cache of the last informer that completed its list (kept while a replacement lists). */
+  list(): ReadonlyArray<T>;
+  /** Restarts so far (errors and silence). */
+  restarts(): number;
+}
+
+const realSchedule: InformerSchedule = (callback, ms) => {
+  const timer = setTimeout(callback, ms);
+  return { cancel: () => clearTimeout(timer) };
+};
+
+type Verb = 'add' | 'update' | 'delete';
+
+/**
+ * Wraps client-node's informer, which stops for good on any error other than 410 Gone: restarts it
+ * with capped, jittered exponential backoff, relists after `silenceMs` without object events, and
+ * keeps serving the previous cache until a replacement has listed (so a restart never looks like every
+ * object vanished). Objects missing from the new list are reported as deleted.
+ */
+export function createResilientInformer<T>(options: ResilientInformerOptions<T>): ResilientInformer<T> {
+  const schedule = options.schedule ?? realSchedule;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const silenceMs = options.silenceMs ?? 300_000;
+  const initialBackoff = options.initialBackoffMs ?? 1_000;
+  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  const logger = options.logger;
+  const callbacks: Record<Verb, ((object: T) => void)[]> = { add: [], update: [], delete: [] };
+  let generation = 0;
+  let current: InformerSource<T> | undefined;
+  let active: InformerSource<T> | undefined;
+  let hasSynced = false;
+  let stopped = true;
+  let backoff = initialBackoff;
+  let lastActivity = now();
+  let restartCount = 0;
+  let pending: { cancel(): void } | undefined;
+  let watchdog: { cancel(): void } | undefined;
+
+  const emit = (verb: Verb, object: T) => {
+    for (const callback of callbacks[verb]) callback(object);
+  };
+
+  const swap = (source: InformerSource<T>) => {
+    const previous = active;
+    active = source;
+    if (!previous || previous === source) return;
+    const present = new Set(source.list().map(options.keyOf));
+    for (const object of previous.list()) if (!present.has(options.keyOf(object))) emit('delete', object);
+  };
+
+  const armWatchdog = () => {
+    watchdog?.cancel();
+    const wait = Math.max(0, lastActivity + silenceMs - now());
+    watchdog = schedule(() => {
+      if (stopped) return;
+      if (now() - lastActivity < silenceMs) return armWatchdog();
+      logger.info({ informer: options.name, silenceMs }, 'informer silent; relisting');
+      restart(0);
+    }, wait);
+  };
+
+  const restart = (delayMs: number) => {
+    generation += 1;
+    restartCount += 1;
+    const old = current;
+    current = undefined;
+    void old?.stop().catch(() => undefined);
+    pending?.cancel();
+    pending = schedule(() => {
+      pending = undefined;
+      if (!stopped) launch();
+    }, delayMs);
+  };
+
+  const fail = (gen: number, error: unknown) => {
+    if (gen !== generation || stopped) return;
+    const delayMs = Math.round(backoff * (0.5 + random() / 2));
+    backoff = Math.min(maxBackoff, backoff * 2);
+    logger.warn({ informer: options.name, err: error, delayMs }, 'informer failed; restarting');
+    restart(delayMs);
+  };
+
+  const launch = () => {
+    const gen = ++generation;
+    const source = options.create();
+    current = source;
+    for (const verb of ['add', 'update', 'delete'] as const) {
+      source.on(verb, (object: T) => {
+        if (gen !== generation) return;
+        lastActivity = now();
+        emit(verb, object);
+      });
+    }
+    source.on('error', (error?: unknown) => fail(gen, error));
+    source.start().then(
+      () => {
+        if (gen !== generation || stopped) return;
+        swap(source);
+        hasSynced = true;
+        backoff = initialBackoff;
+        lastActivity = now();
+        armWatchdog();
+      },
+      (error: unknown) => fail(gen, error),
+    );
+  };
+
+  return {
+    on: (verb, callback) => void callbacks[verb].push(callback),
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      launch();
+    },
+    async stop() {
+      stopped = true;
+      generation += 1;
+      pending?.cancel();
+      watchdog?.cancel();
+      const sources = new Set([current, active].filter((source) => source !== undefined));
+      await Promise.all([...sources].map((source) => source.stop().catch(() => undefined)));
+    },
+    synced: () => hasSynced,
+    list: () => active?.list() ?? [],
+    restarts: () => restartCount,
+  };
+}
