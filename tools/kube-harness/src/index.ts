@@ -16,3 +16,5 @@ export {
   type ReadinessPlan,
 } from './pod-runner/pod-plan';
 export * from './manifests/manifests';
+export { startDeployedHarness, DEPLOY, type DeployedHarness } from './test-support/deployed-harness.fixture';
+export { startFreezableProxy, type FreezableProxy } from './test-support/freezable-proxy.fixture';

@@ -1,15 +1,24 @@
+import type { V1Pod } from '@kubernetes/client-node';
 import { MANAGED_POD_SELECTOR, connectKube, createResilientInformer } from '@sandbox/kube';
+import type { ResilientInformerOptions } from '@sandbox/kube';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock';
 import type { InstanceManagerConfig } from '../config';
 import { createKubernetesRuntime } from './kubernetes-runtime';
 import type { RuntimeDriver } from './runtime-driver';
 
+/** Timing of the pod informer; the library's defaults unless given (tests shorten the silence). */
+export type PodInformerTiming = Pick<
+  ResilientInformerOptions<V1Pod>,
+  'silenceMs' | 'initialBackoffMs' | 'maxBackoffMs'
+>;
+
 /** The Kubernetes driver against the configured cluster and apps namespace. */
 export function connectKubernetesRuntime(
   config: InstanceManagerConfig,
   logger: Logger,
   clock: Clock,
+  informerTiming: PodInformerTiming = {},
 ): RuntimeDriver {
   const connection = connectKube({
     namespace: config.KUBE_NAMESPACE,
@@ -20,6 +29,7 @@ export function connectKubernetesRuntime(
     keyOf: (pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`,
     logger,
     name: 'instance-pods',
+    ...informerTiming,
   });
   return createKubernetesRuntime({
     api: connection.api,
