@@ -3,3 +3,4 @@ export { waitFor, type WaitForOptions } from './wait-for';
 export { uniquePrefix } from './unique-prefix';
 export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
+export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';

@@ -9,7 +9,7 @@ import type { RunningNodeSim } from '../node-sim';
 import { startNodeSim } from '../node-sim';
 import { MemoryWinnerSink } from '../outbox/file-outbox';
 import { paidMode } from '../payments/paid-mode';
-import { ensureSdkVenv } from '../testing/python-venv';
+import { ensureSdkVenv } from '@sandbox/testing';
 import type { RunnerApp } from '../testing/runner-app';
 import { startRunnerApp } from '../testing/runner-app';
 

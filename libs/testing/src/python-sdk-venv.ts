@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** The published SDK version the interop test targets. */
+/** The published version of the official Python SDK (livepeer-gateway) our interop tests target. */
 export const SDK_PACKAGE = 'livepeer-gateway==1.0.0';
 
 function runs(command: string, args: string[]): boolean {
@@ -42,7 +42,7 @@ function run(command: string, args: string[]): void {
  * from PyPI. Created once and reused; returns the venv's python.
  */
 export function ensureSdkVenv(): string {
-  const root = join(homedir(), '.cache', 'sandbox-runtime', 'node-sim-python-sdk');
+  const root = join(homedir(), '.cache', 'sandbox-runtime', 'python-sdk-venv');
   const python = join(root, 'bin', 'python');
   if (existsSync(python) && runs(python, ['-c', 'import livepeer_gateway'])) return python;
   mkdirSync(root, { recursive: true });
