@@ -19,6 +19,11 @@ export const StackConfigSchema = z.object({
     .string()
     .regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/)
     .default('10.213.0.0/22'),
+  /** Names the local driver's host objects (namespaces, chains, containers). Persistent: see instance-manager. */
+  INSTANCE_PREFIX: z
+    .string()
+    .regex(/^[a-z]{2,4}$/)
+    .default('sbx'),
   /** App ports Node may dial on instance addresses (Node dials private addresses only when granted). */
   APP_PORTS: z
     .string()

@@ -61,10 +61,16 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
           service('instance-manager', 'apps/instance-manager/src/main.ts', config.INSTANCE_MANAGER_PORT, {
             REDIS_URL: redisUrl,
             LOCAL_SUBNET: config.INSTANCE_SUBNET,
+            LOCAL_PREFIX: config.INSTANCE_PREFIX,
             LOCAL_PROTECTED_PORTS: stackPorts(config).join(','),
           }),
         ]
       : []),
+    service('adapter', 'apps/adapter/src/main.ts', config.ADAPTER_PORT, {
+      REDIS_URL: redisUrl,
+      NODE_URL: `http://127.0.0.1:${config.NODE_SIM_PORT}`,
+      BOOTSTRAP_SECRET_FILE: nodeSimBootstrapSecretPath(context.dataDir),
+    }),
     service('dashboard', 'apps/dashboard/src/main.ts', config.DASHBOARD_PORT, {
       REDIS_URL: redisUrl,
       DASHBOARD_WRITABLE: String(config.DASHBOARD_WRITABLE),

@@ -1,0 +1,30 @@
+import {
+  createHttpApp,
+  type Health,
+  type SecretScrubber,
+  type ServiceLogger,
+  type ServiceMetrics,
+} from '@sandbox/service-kit';
+import type { Express } from 'express';
+import { runnersRouter, type RunnerSource } from './routes/runners.routes';
+
+/** Dependencies of {@link createApp}. */
+export interface AdapterAppDeps {
+  logger: ServiceLogger;
+  health: Health;
+  metrics: ServiceMetrics;
+  secrets: SecretScrubber;
+  runners: RunnerSource;
+}
+
+/** The adapter's HTTP surface: the registrations API plus the kit's health, readiness and metrics. */
+export function createApp(deps: AdapterAppDeps): Express {
+  return createHttpApp({
+    logger: deps.logger,
+    health: deps.health,
+    metrics: deps.metrics,
+    configure: (app) => {
+      app.use(runnersRouter({ runners: deps.runners, secrets: deps.secrets }));
+    },
+  });
+}

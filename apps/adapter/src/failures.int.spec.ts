@@ -1,0 +1,150 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { Redis } from 'ioredis';
+import {
+  openQueues,
+  readyEvent,
+  startAdapter,
+  type AdapterHarness,
+  type AdapterQueues,
+} from './__fixtures__/adapter-harness';
+import { canarySecret, runnerView, startSimWorld, type SimWorld } from './__fixtures__/world';
+
+let redis: RedisFixture;
+let world: SimWorld;
+let adapter: AdapterHarness;
+let queues: AdapterQueues;
+let wrong: { adapter: AdapterHarness; queues: AdapterQueues; file: string; secret: string };
+const prefix = uniquePrefix('adapter-failures');
+const wrongPrefix = uniquePrefix('adapter-wrong-secret');
+// 1 USD = 10^15 wei: a fixed price of 999999999 USD does not fit Node's int64 wei.
+const PAID = ['--paid', '--wei-per-usd', '1000000000000000'];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  world = await startSimWorld({ heartbeatInterval: '500ms', heartbeatTtl: '2s', extraArgs: PAID });
+  queues = openQueues(redis.url, prefix);
+  const env = { DEFAULT_HEARTBEAT_INTERVAL: '500ms' };
+  adapter = await startAdapter({
+    redisUrl: redis.url,
+    nodeUrl: world.proxy.url,
+    secretFile: world.secretFile,
+    prefix,
+    env,
+  });
+  const secret = canarySecret();
+  const file = join(world.dir, 'wrong-secret');
+  await writeFile(file, secret);
+  wrong = {
+    file,
+    secret,
+    queues: openQueues(redis.url, wrongPrefix),
+    adapter: await startAdapter({
+      redisUrl: redis.url,
+      nodeUrl: world.proxy.url,
+      secretFile: file,
+      prefix: wrongPrefix,
+      env,
+    }),
+  };
+});
+
+afterAll(async () => {
+  await wrong?.adapter.stop();
+  await wrong?.queues.close();
+  await adapter?.stop();
+  await queues?.close();
+  await world?.close();
+  await redis?.stop();
+});
+
+describe('registration failures', () => {
+  it("marks a registration Node refuses as failed, with Node's reason, and reports it", async () => {
+    await queues.instanceEvents.add(
+      'instance-ready',
+      readyEvent('too-pricey', { price: { usd: '999999999', unit: 'fixed' } }),
+    );
+    await queues.instanceEvents.add(
+      'instance-ready',
+      readyEvent('priced-ok', { price: { usd: '0.01', unit: 'hour' } }),
+    );
+    const job = await waitFor(
+      async () => (await queues.sessionEvents()).find((found) => found.name === 'registration-failed'),
+      { description: 'registration-failed', timeoutMs: 15_000 },
+    );
+    expect(job.id).toBe('registration-failed.too-pricey');
+    expect(job.data).toMatchObject({
+      instanceId: 'too-pricey',
+      runnerId: 'too-pricey',
+      status: 400,
+      reason: 'converted wei price exceeds supported range',
+    });
+    const view = await runnerView(adapter.url, 'too-pricey');
+    expect(view).toMatchObject({
+      state: 'failed',
+      failure: { status: 400, reason: 'converted wei price exceeds supported range' },
+      lastError: { kind: 'http', status: 400 },
+    });
+    await waitFor(async () => (await runnerView(adapter.url, 'priced-ok'))?.state === 'registered', {
+      description: 'the priced instance registered',
+      timeoutMs: 15_000,
+    });
+  });
+
+  it('keeps retrying with a wrong bootstrap secret, never reports it as a refused spec, and recovers once the file is fixed', async () => {
+    await wrong.queues.instanceEvents.add('instance-ready', readyEvent('wrong-1'));
+    const view = await waitFor(
+      async () => {
+        const found = await runnerView(wrong.adapter.url, 'wrong-1');
+        return found?.lastError?.status === 401 && (found.lastError.consecutive ?? 0) >= 2
+          ? found
+          : undefined;
+      },
+      { description: 'repeated 401s', timeoutMs: 15_000 },
+    );
+    expect(view).toMatchObject({
+      state: 'registering',
+      failure: null,
+      lastError: { message: 'invalid runner credential' },
+    });
+    expect((await wrong.queues.sessionEvents()).filter((job) => job.name === 'registration-failed')).toEqual(
+      [],
+    );
+    await writeFile(wrong.file, world.secret);
+    await waitFor(async () => (await runnerView(wrong.adapter.url, 'wrong-1'))?.state === 'registered', {
+      description: 'registration with the fixed secret',
+      timeoutMs: 15_000,
+    });
+  });
+
+  it('never lets a bootstrap secret or a heartbeat credential out: logs, metrics, API, job data', async () => {
+    const client = new Redis(redis.url);
+    const keys = [
+      ...(await client.keys(`${prefix}-adapter:registration:*`)),
+      ...(await client.keys(`${wrongPrefix}-adapter:registration:*`)),
+    ];
+    const credentials = (await Promise.all(keys.map((key) => client.get(key))))
+      .map((text) => (JSON.parse(text ?? '{}') as { node?: { credential?: string } | null }).node?.credential)
+      .filter((value): value is string => typeof value === 'string');
+    await client.quit();
+    expect(credentials.length).toBeGreaterThanOrEqual(2);
+    const secrets = [world.secret, wrong.secret, ...credentials];
+    const outputs = [
+      adapter.logs(),
+      wrong.adapter.logs(),
+      await (await fetch(`${adapter.url}/metrics`)).text(),
+      await (await fetch(`${wrong.adapter.url}/metrics`)).text(),
+      await (await fetch(`${adapter.url}/v1/runners`)).text(),
+      await (await fetch(`${wrong.adapter.url}/v1/runners`)).text(),
+      await (await fetch(`${adapter.url}/v1/runners/priced-ok`)).text(),
+      await queues.allJobData(),
+      await wrong.queues.allJobData(),
+    ];
+    expect(adapter.logs()).toContain('runner registered with Node');
+    // Not even an attempt to log one: the scrubber had nothing to replace.
+    expect(adapter.logs() + wrong.adapter.logs()).not.toContain('[secret]');
+    for (const output of outputs) for (const value of secrets) expect(output).not.toContain(value);
+  });
+});

@@ -1,0 +1,86 @@
+import { summarizeZodIssues, type AdapterDrainStatus } from '@sandbox/protocol';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import {
+  AdapterDrainStatusSchema,
+  OPEN_DRAIN,
+  RegistrationRecordSchema,
+  type RegistrationRecord,
+} from './registration-record';
+
+/** Where registrations live in Redis. */
+export interface RegistrationStore {
+  /** Every stored registration; unreadable ones are logged (without values) and skipped. */
+  loadAll(): Promise<RegistrationRecord[]>;
+  save(record: RegistrationRecord): Promise<void>;
+  remove(instanceId: string): Promise<void>;
+  loadDrain(): Promise<AdapterDrainStatus>;
+  saveDrain(status: AdapterDrainStatus): Promise<void>;
+}
+
+/** A stored record, or undefined (logged without values) when it cannot be used. */
+function parseRecord(
+  logger: Logger,
+  instanceId: string,
+  text: string | null,
+): RegistrationRecord | undefined {
+  if (text === null) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    logger.error({ instanceId }, 'stored registration is not JSON; skipped');
+    return undefined;
+  }
+  const parsed = RegistrationRecordSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = summarizeZodIssues(parsed.error);
+  logger.error({ instanceId, issues }, 'stored registration is invalid; skipped');
+  return undefined;
+}
+
+/**
+ * Redis keys (persistent, under `prefix`): `<prefix>:registrations` (set of instance ids),
+ * `<prefix>:registration:<instanceId>` (the record as JSON, credential included: Redis is the one
+ * place it may be kept) and `<prefix>:drain` (the drain mode).
+ */
+export function createRegistrationStore(deps: {
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+}): RegistrationStore {
+  const { redis, prefix, logger } = deps;
+  const indexKey = `${prefix}:registrations`;
+  const recordKey = (instanceId: string): string => `${prefix}:registration:${instanceId}`;
+  const drainKey = `${prefix}:drain`;
+
+  return {
+    async loadAll() {
+      const ids = (await redis.smembers(indexKey)).sort();
+      if (ids.length === 0) return [];
+      const texts = await redis.mget(ids.map(recordKey));
+      return ids.flatMap((id, index) => parseRecord(logger, id, texts[index] ?? null) ?? []);
+    },
+    async save(record) {
+      const id = record.instance.instanceId;
+      await redis.multi().set(recordKey(id), JSON.stringify(record)).sadd(indexKey, id).exec();
+    },
+    async remove(instanceId) {
+      await redis.multi().del(recordKey(instanceId)).srem(indexKey, instanceId).exec();
+    },
+    async loadDrain() {
+      const text = await redis.get(drainKey);
+      if (text === null) return OPEN_DRAIN;
+      const parsed = AdapterDrainStatusSchema.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+      logger.error(
+        { issues: summarizeZodIssues(parsed.error) },
+        'stored drain mode is invalid; treating it as open',
+      );
+      return OPEN_DRAIN;
+    },
+    async saveDrain(status) {
+      await redis.set(drainKey, JSON.stringify(status));
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// The whole system on the local driver, as `npm start` runs it: an example-app spec becomes gVisor
+// instances, the adapter registers them with Node (the simulator), the official Python SDK's client side
+// discovers, reserves, calls HTTP, SSE and WebSocket through Node and stops, and the single-session
+// instance is then replaced. Needs root (network namespaces, iptables), as the instance-manager does.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DiscoveryEntrySchema, InstanceListSchema } from '@sandbox/protocol';
+import { ensureNodeAppImage } from '@sandbox/sandbox-local';
+import { ensureSdkVenv, waitFor } from '@sandbox/testing';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { startStack, type StackProcess } from './stack-process';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const APP = 'echo';
+const isRoot = process.getuid?.() === 0;
+const describeAsRoot = isRoot ? describe : describe.skip;
+if (!isRoot) process.stdout.write('system e2e skipped: the local driver needs root\n');
+
+let stack: StackProcess;
+let python = '';
+let poolBefore: string[] = [];
+const url = (port: number, path: string) => `http://127.0.0.1:${port}${path}`;
+
+async function instances(): Promise<z.infer<typeof InstanceListSchema>['instances']> {
+  const response = await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/instances?app=${APP}`));
+  return InstanceListSchema.parse(await response.json()).instances;
+}
+
+async function discoveredRunners(): Promise<number> {
+  const response = await fetch(url(stack.ports.NODE_SIM_PORT, '/discovery'));
+  const entries = z.array(DiscoveryEntrySchema).parse(await response.json());
+  return entries.flatMap((entry) => entry.runners).filter((runner) => runner.app === APP).length;
+}
+
+describeAsRoot('the system on the local driver with the Python SDK as client', () => {
+  beforeAll(async () => {
+    const entryFile = resolve(ROOT, 'apps/example-app/src/main.ts');
+    const image = await ensureNodeAppImage({
+      name: 'example-app',
+      entryFile,
+      port: 8080,
+      logger: pino({ level: 'silent' }),
+    });
+    python = ensureSdkVenv();
+    stack = await startStack({ INSTANCE_PREFIX: 'esy', INSTANCE_SUBNET: '10.219.0.0/24' });
+    const spec = {
+      image: image.tag,
+      port: 8080,
+      healthCheck: { type: 'http', path: '/healthz' },
+      resources: { cpu: '500m', memory: '256Mi' },
+      mode: 'persistent',
+      instances: { kind: 'single-session', warmPool: 2, max: 4 },
+    };
+    const put = await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/apps/${APP}`), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(spec),
+    });
+    expect(put.status).toBeLessThan(300);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (!stack) return;
+    // Instances outlive a manager restart by design, so the test deletes its app before stopping.
+    await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/apps/${APP}`), { method: 'DELETE' });
+    await waitFor(async () => (await instances()).every((instance) => instance.state === 'gone'), {
+      timeoutMs: 60_000,
+      description: 'every instance gone',
+    }).catch(() => undefined);
+    await stack.cleanup();
+  }, 120_000);
+
+  it('registers the warm pool with Node', async () => {
+    await waitFor(async () => (await discoveredRunners()) >= 2, {
+      timeoutMs: 60_000,
+      description: 'two runners discovered',
+    });
+    poolBefore = (await instances()).filter((i) => i.state === 'ready').map((i) => i.instanceId);
+    expect(poolBefore).toHaveLength(2);
+  });
+
+  it('serves the SDK client through Node: discover, reserve, HTTP, SSE, WebSocket, stop', async () => {
+    await waitFor(async () => (await discoveredRunners()) >= 2, {
+      timeoutMs: 60_000,
+      description: 'two runners discovered',
+    });
+    const orchestrator = url(stack.ports.NODE_SIM_PORT, '');
+    const run = spawnSync(python, [resolve(import.meta.dirname, 'sdk_client.py'), orchestrator, APP], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const steps = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(steps).toEqual([
+      { step: 'discovered', count: 2 },
+      { step: 'reserved', session_id: expect.any(String) },
+      { step: 'http', echoed: { via: 'sdk' } },
+      { step: 'sse', count: 3 },
+      { step: 'ws', data: 'hello-through-node' },
+      { step: 'stopped', session_id: expect.any(String) },
+    ]);
+    expect(run.status).toBe(0);
+  });
+
+  it('replaces the single-session instance after its session', async () => {
+    // The pool holds two ready instances again, and exactly one of them is new.
+    let ready: string[] = [];
+    await waitFor(
+      async () => {
+        ready = (await instances()).filter((i) => i.state === 'ready').map((i) => i.instanceId);
+        return ready.length === 2 && ready.filter((id) => poolBefore.includes(id)).length === 1;
+      },
+      { timeoutMs: 60_000, description: 'the used instance replaced' },
+    ).catch((error: unknown) => {
+      throw new Error(
+        `${(error as Error).message}; ready before: ${poolBefore.join(', ')}; now: ${ready.join(', ')}`,
+      );
+    });
+    await waitFor(async () => (await discoveredRunners()) === 2, {
+      timeoutMs: 30_000,
+      description: 'two runners again',
+    });
+  }, 120_000);
+});
