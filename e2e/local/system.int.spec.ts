@@ -4,15 +4,13 @@
 // instance is then replaced. Needs root (network namespaces, iptables), as the instance-manager does.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DiscoveryEntrySchema, InstanceListSchema } from '@sandbox/protocol';
-import { ensureNodeAppImage } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local';
 import { ensureSdkVenv, waitFor } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { pino } from 'pino';
 import { z } from 'zod';
 import { startStack, type StackProcess } from './stack-process';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const APP = 'echo';
 const isRoot = process.getuid?.() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
@@ -36,17 +34,11 @@ async function discoveredRunners(): Promise<number> {
 
 describeAsRoot('the system on the local driver with the Python SDK as client', () => {
   beforeAll(async () => {
-    const entryFile = resolve(ROOT, 'apps/example-app/src/main.ts');
-    const image = await ensureNodeAppImage({
-      name: 'example-app',
-      entryFile,
-      port: 8080,
-      logger: pino({ level: 'silent' }),
-    });
+    const image = await ensureExampleAppImage();
     python = ensureSdkVenv();
     stack = await startStack({ INSTANCE_PREFIX: 'esy', INSTANCE_SUBNET: '10.219.0.0/24' });
     const spec = {
-      image: image.tag,
+      image,
       port: 8080,
       healthCheck: { type: 'http', path: '/healthz' },
       resources: { cpu: '500m', memory: '256Mi' },

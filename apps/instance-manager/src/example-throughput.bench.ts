@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { AppSpecSchema } from '@sandbox/protocol';
 import {
+  EXAMPLE_APP,
   bundleNodeApp,
   createLocalDriver,
   measureRequestsPerSecond,
@@ -24,7 +24,7 @@ import { exampleAppSpec, exampleImage } from './test-support/local-host.fixture'
 
 const LOAD = { clock: systemClock, connections: 32, warmupMs: 1_000, durationMs: 3_000 };
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
-const ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'example-app', 'src', 'main.ts');
+const ENTRY = EXAMPLE_APP.entryFile;
 const logger = pino({ level: 'silent' });
 
 async function nativeRps(): Promise<number> {

@@ -16,3 +16,4 @@ export * from './runsc/runtime-choice';
 export * from './runsc/runsc-cache';
 export { measureRequestsPerSecond } from './test-support/http-load.fixture';
 export type { LoadOptions } from './test-support/http-load.fixture';
+export * from './images/example-app-image';

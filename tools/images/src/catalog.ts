@@ -1,7 +1,4 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+import { EXAMPLE_APP } from '@sandbox/sandbox-local';
 
 /** An app of this repository that can be built into an image. */
 export interface CatalogApp {
@@ -12,5 +9,5 @@ export interface CatalogApp {
 
 /** The repository's app images by name (the tag is `localhost/sandbox-<name>:<hash>`). */
 export const IMAGE_CATALOG: Readonly<Record<string, CatalogApp>> = Object.freeze({
-  'example-app': { entryFile: join(ROOT, 'apps', 'example-app', 'src', 'main.ts'), port: 8080 },
+  [EXAMPLE_APP.name]: { entryFile: EXAMPLE_APP.entryFile, port: EXAMPLE_APP.port },
 });

@@ -1,27 +1,12 @@
 import { readFile, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createLocalDriver, ensureNodeAppImage, runCommand } from '@sandbox/sandbox-local';
+import { createLocalDriver, ensureExampleAppImage, runCommand } from '@sandbox/sandbox-local';
 import type { SandboxDriver } from '@sandbox/sandbox-local';
 import { pino } from 'pino';
 import type { AppSpecInput } from '@sandbox/protocol';
 import { chooseLocalRuntime } from '../drivers/local-runtime-choice';
 
-/** The example app's entry file (apps/example-app), bundled into a local image. */
-const EXAMPLE_ENTRY = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'example-app',
-  'src',
-  'main.ts',
-);
-
 /** Builds (or finds) the example app's image. */
-export async function exampleImage(): Promise<string> {
-  return (await ensureNodeAppImage({ name: 'example-app', entryFile: EXAMPLE_ENTRY, port: 8080 })).tag;
-}
+export const exampleImage = (): Promise<string> => ensureExampleAppImage();
 
 /** A spec of the example app. */
 export function exampleAppSpec(

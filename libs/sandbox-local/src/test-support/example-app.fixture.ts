@@ -1,26 +1,12 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import type { InstanceSpecInput } from '../instance-spec.schema';
-import { ensureNodeAppImage } from '../images/node-app-image';
+import { EXAMPLE_APP, ensureExampleAppImage } from '../images/example-app-image';
 
 /** The example app's entry file in this repository. */
-export const EXAMPLE_ENTRY = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  '..',
-  'apps',
-  'example-app',
-  'src',
-  'main.ts',
-);
+export const EXAMPLE_ENTRY = EXAMPLE_APP.entryFile;
 
 /** Builds (or finds) the example app's image and returns its tag. */
-export async function exampleImage(): Promise<string> {
-  return (await ensureNodeAppImage({ name: 'example-app', entryFile: EXAMPLE_ENTRY, port: 8080 })).tag;
-}
+export const exampleImage = (): Promise<string> => ensureExampleAppImage();
 
 /** A spec of the example app with small limits. */
 export function exampleSpec(image: string, overrides: Partial<InstanceSpecInput> = {}): InstanceSpecInput {

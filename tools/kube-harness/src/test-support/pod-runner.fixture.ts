@@ -1,27 +1,10 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { createLocalDriver, ensureNodeAppImage, type SandboxDriver } from '@sandbox/sandbox-local';
+import { createLocalDriver, ensureExampleAppImage, type SandboxDriver } from '@sandbox/sandbox-local';
 import { waitFor } from '@sandbox/testing';
 import { testLogger } from './describe-with-kube.fixture';
 
-/** The example app (HTTP on 8080, `GET /healthz`) of this repository. */
-const EXAMPLE_ENTRY = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  '..',
-  'apps',
-  'example-app',
-  'src',
-  'main.ts',
-);
-
 /** Builds (or finds) the example app's podman image and returns its tag. */
-export async function exampleImage(): Promise<string> {
-  return (await ensureNodeAppImage({ name: 'example-app', entryFile: EXAMPLE_ENTRY, port: 8080 })).tag;
-}
+export const exampleImage = (): Promise<string> => ensureExampleAppImage();
 
 /** A local driver for one test file's pod runner: its own prefix and subnet. */
 export function runnerDriver(prefix: string, subnet: string): SandboxDriver {

@@ -3,6 +3,8 @@ import { lookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { BlockList, isIP } from 'node:net';
 
+// Node's own list (destination/policy.go), mirrored on purpose: the simulator follows Node, not our
+// egress policy (libs/protocol NON_PUBLIC_IPV4_RANGES), even where the two agree today.
 const DENIED_V4 = [
   '0.0.0.0/8',
   '10.0.0.0/8',
