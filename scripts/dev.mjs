@@ -21,6 +21,7 @@ const DEBIAN_PACKAGES = {
   podman: 'podman',
   iptables: 'iptables',
   ip: 'iproute2',
+  openssl: 'openssl',
 };
 
 const COMMANDS = {
@@ -143,7 +144,8 @@ function ensureDebianPackages() {
     )
     .map(([, pkg]) => pkg);
   if (missing.length === 0) return;
-  const install = ['install', '-y', '--no-install-recommends', ...missing];
+  // With recommends, as a plain `apt-get install podman` would: what the tests were proven against.
+  const install = ['install', '-y', ...missing];
   if (process.getuid?.() !== 0) {
     fail(`missing Debian packages; run once: sudo apt-get update && sudo apt-get ${install.join(' ')}`);
   }
