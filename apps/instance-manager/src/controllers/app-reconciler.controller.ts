@@ -1,6 +1,7 @@
 import type { InstanceView } from '../domain/plan-app';
 import { planApp } from '../domain/plan-app';
-import type { RecordWithSessions } from '../store/instance-store';
+import type { AppStore } from '../store/app-store';
+import type { InstanceStore, RecordWithSessions } from '../store/instance-store';
 import type { InstanceEnder } from './instance-ender';
 import type { InstanceStarter } from './instance-starter';
 import type { LifecycleContext } from './lifecycle-context';
@@ -17,13 +18,22 @@ export function toView({ record, sessions }: RecordWithSessions): InstanceView |
   };
 }
 
+/** What {@link createAppReconciler} reads and calls (narrowed so unit tests can pass fakes). */
+export type AppReconcilerContext = Pick<LifecycleContext, 'clock' | 'driver' | 'backoff' | 'logger'> & {
+  apps: Pick<AppStore, 'get' | 'removeIfDone'>;
+  store: Pick<InstanceStore, 'listLive'>;
+};
+
 /**
  * Reconciles one app: reads its spec and its instance records, plans, and applies the plan. Level-based
  * and idempotent: it only looks at what is stored now, so running it again (or after a crash) is safe.
  */
 export function createAppReconciler(
-  ctx: LifecycleContext,
-  lifecycle: { starter: InstanceStarter; ender: InstanceEnder },
+  ctx: AppReconcilerContext,
+  lifecycle: {
+    starter: Pick<InstanceStarter, 'create'>;
+    ender: Pick<InstanceEnder, 'cancel' | 'withdraw'>;
+  },
   retryLater: (app: string, ms: number) => void,
 ) {
   const { apps, store, clock, driver, backoff } = ctx;
@@ -45,9 +55,11 @@ export function createAppReconciler(
       await lifecycle.ender.withdraw({ id, app: name }, immediate, reason);
     for (let index = 0; active && index < plan.create; index += 1) await lifecycle.starter.create(active);
     if (waitMs > 0) retryLater(name, waitMs);
-    if (plan.removeApp && stored && (await apps.removeIfDone(name))) {
+    // The app's runtime objects go before its record: if removing them fails, the app stays
+    // `deleting` (every full pass lists it) and is tried again until the removal succeeds.
+    if (plan.removeApp && stored) {
       await driver.removeApp(name);
-      ctx.logger.info({ app: name }, 'app removed');
+      if (await apps.removeIfDone(name)) ctx.logger.info({ app: name }, 'app removed');
     }
   };
 }
