@@ -1,0 +1,41 @@
+import type { ApiClient } from '../client/api-client';
+import { adapterRoutes } from '../client/adapter.routes';
+import { instanceManagerRoutes as im } from '../client/instance-manager.routes';
+import { declaredInstances } from './app-columns';
+
+/** How far an app is from what it declares: instances of its current spec ready, and registered with Node. */
+export interface AppReadiness {
+  app: string;
+  declared: number;
+  ready: number;
+  registered: number;
+}
+
+/** Reads an app's readiness from instance-manager (instances) and the adapter (registrations). */
+export async function readAppReadiness(client: ApiClient, app: string): Promise<AppReadiness> {
+  const [resource, { instances }, { runners }] = await Promise.all([
+    client.call(im.getApp, { params: { app } }),
+    client.call(im.listInstances, { query: { app } }),
+    client.call(adapterRoutes.listRunners, { query: { app } }),
+  ]);
+  // Instances of an older spec are being replaced: only the current template counts.
+  const current = new Set(
+    instances
+      .filter((instance) => instance.templateHash === resource.templateHash && instance.state === 'ready')
+      .map((instance) => instance.instanceId),
+  );
+  const registered = runners.filter(
+    (runner) => current.has(runner.instanceId) && runner.state === 'registered',
+  );
+  return {
+    app,
+    declared: declaredInstances(resource.spec),
+    ready: current.size,
+    registered: registered.length,
+  };
+}
+
+/** True when at least the declared instances are ready and registered. */
+export function isSettled(readiness: AppReadiness): boolean {
+  return readiness.ready >= readiness.declared && readiness.registered >= readiness.declared;
+}
