@@ -1,0 +1,76 @@
+// The system as `npm start` runs it (tools/stack), every member on a free port, for the CLI's
+// integration tests. The CLI reaches it only over HTTP, as an operator would.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = resolve(import.meta.dirname, '../../../..');
+
+/** Every port variable of the stack (tools/stack/src/config.ts). */
+export const PORT_VARIABLES = [
+  'DASHBOARD_PORT',
+  'INSTANCE_MANAGER_PORT',
+  'ADAPTER_PORT',
+  'DRAIN_CONTROLLER_PORT',
+  'REDEMPTION_HANDOFF_PORT',
+  'VERIFIER_PORT',
+  'REDEEMER_SIM_PORT',
+  'REDIS_PORT',
+  'NODE_SIM_PORT',
+  'NODE_SIM_METRICS_PORT',
+] as const;
+
+/** A running stack. */
+export interface StackProcess {
+  readonly ports: Readonly<Record<(typeof PORT_VARIABLES)[number], number>>;
+  output(): string;
+  /** SIGTERM to the supervisor (it stops every member in reverse order); removes its data folder. */
+  cleanup(): Promise<void>;
+}
+
+/** What {@link startStack} needs from the test: free ports and the environment to pass on (PATH, HOME). */
+export interface StackOptions {
+  ports: Record<(typeof PORT_VARIABLES)[number], number>;
+  env: Record<string, string>;
+}
+
+/** Starts the stack and waits (up to 3 minutes) until every member is ready. */
+export async function startStack({ ports, env }: StackOptions): Promise<StackProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sandboxctl-stack-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...env,
+      ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+      STACK_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-50_000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exit = new Promise<void>((done) => child.once('exit', () => done()));
+  const stack: StackProcess = {
+    ports,
+    output: () => output,
+    cleanup: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exit;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  const deadline = Date.now() + 180_000;
+  while (!output.includes('all members are ready')) {
+    if (child.exitCode !== null) throw new Error(`the stack exited during start-up:\n${output}`);
+    if (Date.now() > deadline) {
+      await stack.cleanup();
+      throw new Error(`the stack was not ready in 3 minutes:\n${output.slice(-5_000)}`);
+    }
+    await sleep(200);
+  }
+  return stack;
+}
