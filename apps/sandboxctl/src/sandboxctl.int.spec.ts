@@ -11,6 +11,8 @@ import {
 } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
 import { findFreePort } from '@sandbox/testing';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { instanceManagerRoutes } from './client/instance-manager.routes';
 import { compareWithOpenApi } from './__fixtures__/openapi-compare';
@@ -111,6 +113,19 @@ describe('reading commands', () => {
     const status = await run('status', '--server', `redemption-handoff=http://127.0.0.1:${port}`);
     expect(status.code).toBe(1);
     expect(status.stdout).toMatch(/^redemption-handoff\s+no\s+unreachable/m);
+  });
+
+  it('runs as `npx sandboxctl` does (bin/sandboxctl.mjs), with the same output and exit codes', () => {
+    const bin = join(import.meta.dirname, '..', 'bin', 'sandboxctl.mjs');
+    const env = { ...cli.env, PATH: process.env.PATH ?? '' };
+    const ok = spawnSync(process.execPath, [bin, 'runners', 'list', '-o', 'json'], { env, encoding: 'utf8' });
+    expect(ok.status).toBe(0);
+    expect(RunnersResponseSchema.parse(JSON.parse(ok.stdout)).runners).toBeInstanceOf(Array);
+    const usage = spawnSync(process.execPath, [bin, 'runners', 'list', '--bogus'], { env, encoding: 'utf8' });
+    expect([usage.status, usage.stderr]).toEqual([
+      2,
+      expect.stringContaining("error: unknown option '--bogus'"),
+    ]);
   });
 
   it('exits 2 on usage errors', async () => {

@@ -21,11 +21,11 @@ async function deleteApp(session: CommandSession, name: string, options: { wait:
           app.instances.starting + app.instances.ready + app.instances.taken + app.instances.withdrawing;
         return { done: false, progress: `${left} instance${left === 1 ? '' : 's'} left` };
       } catch (error) {
-        if (error instanceof ServiceError && error.status === 404) return { done: true, progress: 'removed' };
+        if (error instanceof ServiceError && error.status === 404) return { done: true, progress: '' };
         throw error;
       }
     },
-    report: (progress) => printer.note(`app/${name}: ${progress}`),
+    report: (progress) => progress && printer.note(`app/${name}: ${progress}`),
   });
   printer.line(`app/${name} deleted`);
 }

@@ -18,12 +18,10 @@ function walk(command: Command, path: string[], globals: string[]): Node[] {
     subcommands: command.commands.map((child) => child.name()),
     flags: [...flags, '--help'],
   };
-  return [
-    here,
-    ...command.commands.flatMap((child) =>
-      walk(child, [...path, child.name()], path.length === 0 ? flags : globals),
-    ),
-  ];
+  // The program's own flags (but not --version) apply to every subcommand.
+  const inherited =
+    path.length === 0 ? flags.filter((flag) => flag !== '--version' && flag !== '-V') : globals;
+  return [here, ...command.commands.flatMap((child) => walk(child, [...path, child.name()], inherited))];
 }
 
 function bashScript(nodes: Node[]): string {

@@ -107,15 +107,15 @@ export const ticketsCommands: CommandModule = {
         if (printer.structured) return printer.document(summary);
         const now = runtime.io.now();
         printer.line(
-          `Pending winners:   ${summary.pendingWinners}${summary.pendingIsLowerBound ? '+' : ''} (${summary.undelivered} not yet delivered)`,
+          `Pending winners:    ${summary.pendingWinners}${summary.pendingIsLowerBound ? '+' : ''} (${summary.undelivered} not yet delivered)`,
         );
         printer.line(
           `Face value at risk: ${formatWei(summary.faceValueAtRiskWei)} (${summary.faceValueAtRiskWei} wei)`,
         );
         printer.line(
-          `Nearest deadline:  ${summary.nearestDeadline ? `${summary.nearestDeadline} (in ${duration(Math.max(0, Date.parse(summary.nearestDeadline) - now))})` : '-'}`,
+          `Nearest deadline:   ${summary.nearestDeadline ? `${summary.nearestDeadline} (in ${duration(Math.max(0, Date.parse(summary.nearestDeadline) - now))})` : '-'}`,
         );
-        printer.line(`Alerts:            ${summary.alerts.length === 0 ? 'none' : ''}`);
+        printer.line(`Alerts:             ${summary.alerts.length === 0 ? 'none' : ''}`);
         for (const alert of summary.alerts) printer.line(`  ${printer.tone(alert, 'bad')}`);
       });
     tickets
