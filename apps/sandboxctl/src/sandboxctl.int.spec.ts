@@ -179,6 +179,8 @@ describeAsRoot('apps on instance-manager', () => {
     expect(runners.runners.map((runner) => runner.state)).toEqual(['registered']);
     expect((await run('runners', 'list', '--app', APP)).stdout).toMatch(/^RUNNER\s+APP\s+STATE\s+CAPACITY/);
     expect((await run('apps', 'apply', '-f', file)).stdout).toBe(`app/${APP} unchanged\n`);
+    const again = AppListSchema.parse(json(await run('apps', 'apply', '-f', file, '-o', 'json')));
+    expect(again.apps.map((app) => app.name)).toEqual([APP]);
   }, 240_000);
 
   it('list, get and instances list print tables and documents the protocol schemas parse', async () => {
@@ -211,6 +213,28 @@ describeAsRoot('apps on instance-manager', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: instance-manager refused \(404 not_found\): /);
   });
+
+  it('apply --wait shows why instances fail and times out with exit 1', async () => {
+    const name = 'ctl-missing-image';
+    const manifest = exampleManifest(name, 'localhost/sandboxctl-no-such-image:1', 1);
+    const result = await run(
+      'apps',
+      'apply',
+      '-f',
+      cli.file('missing.yaml', manifest),
+      '--wait',
+      '--timeout',
+      '15s',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /app\/ctl-missing-image: ready 0\/1, registered 0\/1 \(instance \w+ failed: /,
+    );
+    expect(result.stderr).toMatch(
+      /error: timed out after 15s waiting for app\/ctl-missing-image to be ready/,
+    );
+    expect((await run('apps', 'delete', name, '--wait', '--timeout', '60s')).code).toBe(0);
+  }, 120_000);
 
   it('delete --wait returns once the app and its instances are gone', async () => {
     const result = await run('apps', 'delete', APP, '--wait', '--timeout', '90s');

@@ -9,13 +9,16 @@ export interface AppReadiness {
   declared: number;
   ready: number;
   registered: number;
+  /** Why the latest instance of the current spec failed, or Node refused a registration. */
+  lastFailure?: string;
 }
 
 /** Reads an app's readiness from instance-manager (instances) and the adapter (registrations). */
 export async function readAppReadiness(client: ApiClient, app: string): Promise<AppReadiness> {
-  const [resource, { instances }, { runners }] = await Promise.all([
+  const [resource, { instances }, gone, { runners }] = await Promise.all([
     client.call(im.getApp, { params: { app } }),
     client.call(im.listInstances, { query: { app } }),
+    client.call(im.listInstances, { query: { app, state: 'gone' } }),
     client.call(adapterRoutes.listRunners, { query: { app } }),
   ]);
   // Instances of an older spec are being replaced: only the current template counts.
@@ -27,15 +30,31 @@ export async function readAppReadiness(client: ApiClient, app: string): Promise<
   const registered = runners.filter(
     (runner) => current.has(runner.instanceId) && runner.state === 'registered',
   );
+  const failed = gone.instances
+    .filter((instance) => instance.templateHash === resource.templateHash && instance.outcome === 'failed')
+    .sort((a, b) => (b.goneAt ?? '').localeCompare(a.goneAt ?? ''))[0];
+  const refused = runners.find((runner) => runner.failure !== null);
+  const lastFailure = refused?.failure
+    ? `Node refused runner ${refused.runnerId}: ${refused.failure.reason}`
+    : failed
+      ? `instance ${failed.instanceId} failed: ${failed.reason ?? 'no reason given'}`
+      : undefined;
   return {
     app,
     declared: declaredInstances(resource.spec),
     ready: current.size,
     registered: registered.length,
+    ...(lastFailure === undefined ? {} : { lastFailure }),
   };
 }
 
 /** True when at least the declared instances are ready and registered. */
 export function isSettled(readiness: AppReadiness): boolean {
   return readiness.ready >= readiness.declared && readiness.registered >= readiness.declared;
+}
+
+/** `ready 1/2, registered 0/2 (instance x failed: ...)`. */
+export function describeReadiness(readiness: AppReadiness): string {
+  const counts = `ready ${readiness.ready}/${readiness.declared}, registered ${readiness.registered}/${readiness.declared}`;
+  return readiness.lastFailure ? `${counts} (${readiness.lastFailure})` : counts;
 }

@@ -10,7 +10,7 @@ import type { CliRuntime, CommandSession } from '../cli/runtime';
 import { instanceManagerRoutes as im } from '../client/instance-manager.routes';
 import { ManifestError, parseAppManifest, type AppDocument } from '../manifest/app-manifest';
 import { readinessProgress } from '../output/readiness-progress';
-import { isSettled, readAppReadiness, type AppReadiness } from './app-readiness';
+import { describeReadiness, isSettled, readAppReadiness, type AppReadiness } from './app-readiness';
 import { waitUntil } from './wait';
 
 type Action = 'created' | 'configured' | 'unchanged';
@@ -89,6 +89,7 @@ async function waitReady(session: CommandSession, names: string[], timeoutMs: nu
         return { done: states.every(isSettled), progress: states };
       },
       report: (states) => states.forEach((state) => progress.update(state)),
+      describe: (states) => states.map((state) => `app/${state.app}: ${describeReadiness(state)}`).join('; '),
     });
   } finally {
     progress.stop();

@@ -12,6 +12,8 @@ export interface WaitOptions<P> {
   report: (progress: P) => void;
   /** Pause between polls. @defaultValue 500 */
   intervalMs?: number;
+  /** The progress in words, for the timeout message. */
+  describe?: (progress: P) => string;
   /** Compares two progress values. @defaultValue JSON equality */
   same?: (a: P, b: P) => boolean;
 }
@@ -26,8 +28,10 @@ export async function waitUntil<P>(io: CliIo, options: WaitOptions<P>): Promise<
     if (last === undefined || !same(last, progress)) options.report(progress);
     last = progress;
     if (done) return progress;
-    if (io.now() >= deadline)
-      throw new CliError(`timed out after ${duration(options.timeoutMs)} waiting for ${options.what}`);
+    if (io.now() >= deadline) {
+      const last = options.describe ? ` (${options.describe(progress)})` : '';
+      throw new CliError(`timed out after ${duration(options.timeoutMs)} waiting for ${options.what}${last}`);
+    }
     await io.sleep(options.intervalMs ?? 500);
   }
 }

@@ -1,5 +1,5 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import type { AppReadiness } from '../commands/app-readiness';
+import { describeReadiness, type AppReadiness } from '../commands/app-readiness';
 import type { Printer } from './printer';
 
 /** Shows apps converging: a bar per app on a terminal, a line per change elsewhere (logs, CI). */
@@ -8,16 +8,13 @@ export interface ReadinessProgress {
   stop(): void;
 }
 
-const describe = (r: AppReadiness) =>
-  `ready ${r.ready}/${r.declared}, registered ${r.registered}/${r.declared}`;
-
 /** Chooses bars or lines by whether stderr is a terminal. */
 export function readinessProgress(printer: Printer): ReadinessProgress {
   if (printer.stderr.isTTY !== true) {
     const last = new Map<string, string>();
     return {
       update(readiness) {
-        const text = describe(readiness);
+        const text = describeReadiness(readiness);
         if (last.get(readiness.app) !== text) printer.note(`app/${readiness.app}: ${text}`);
         last.set(readiness.app, text);
       },
@@ -27,7 +24,7 @@ export function readinessProgress(printer: Printer): ReadinessProgress {
   const bars = new MultiBar(
     {
       stream: printer.stderr as NodeJS.WritableStream,
-      format: 'app/{app} [{bar}] ready {ready}/{declared}  registered {registered}/{declared}',
+      format: 'app/{app} [{bar}] ready {ready}/{declared}  registered {registered}/{declared}  {failure}',
       hideCursor: true,
       clearOnComplete: false,
       stopOnComplete: false,
@@ -42,7 +39,7 @@ export function readinessProgress(printer: Printer): ReadinessProgress {
       const total = Math.max(1, readiness.declared * 2);
       const value =
         Math.min(readiness.ready, readiness.declared) + Math.min(readiness.registered, readiness.declared);
-      const payload = { ...readiness };
+      const payload = { ...readiness, failure: readiness.lastFailure ?? '' };
       const bar = byApp.get(readiness.app);
       if (bar) {
         bar.setTotal(total);
