@@ -7,9 +7,9 @@ import {
 import { isO2RSessionEvent, type O2RMessage } from '@sandbox/protocol';
 import type { Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
-import type { AdapterMetrics } from '../metrics/adapter-metrics';
+import type { AdapterMetrics } from '../../metrics/adapter-metrics';
 import type { O2RSlots } from './o2r-slots';
-import type { RegistrationRecord } from './registration-record';
+import type { RegistrationRecord } from '../state/registration-record';
 import type { SessionTracker } from './session-tracker';
 
 /** Dependencies of an {@link O2RFollower}. */
