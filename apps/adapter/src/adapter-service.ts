@@ -11,8 +11,8 @@ import { createSessionEventsPublisher, type SessionEventsPublisher } from './eve
 import { createAdapterCommandsWorker } from './jobs/adapter-commands.worker';
 import { createInstanceEventsWorker } from './jobs/instance-events.worker';
 import { createAdapterMetrics } from './metrics/adapter-metrics';
-import { O2RSlots } from './registrations/o2r-slots';
-import { createRegistrationStore } from './registrations/registration-store';
+import { O2RSlots } from './registrations/sessions/o2r-slots';
+import { createRegistrationStore } from './registrations/state/registration-store';
 import { RunnerManager } from './registrations/runner-manager';
 import { createBeatScheduler } from './scheduler/beat-scheduler';
 

@@ -21,7 +21,8 @@ export interface AdapterMetrics {
   registration(reason: RegistrationReason): void;
   beatDelay(seconds: number): void;
   o2rLag(seconds: number): void;
-  o2rGap(): void;
+  /** A 470: `lost` segments were evicted before they were read. */
+  o2rGap(lost: number): void;
   o2rReconnect(reason: string): void;
   sessionEvent(event: 'reserved' | 'released', source: SessionEventSource): void;
 }
@@ -81,6 +82,11 @@ function o2rSeries(registers: Registers) {
       help: 'O2R reads answered 470 (segments evicted); resumed from Lp-Trickle-Latest.',
       registers,
     }),
+    lostSegments: new Counter({
+      name: 'adapter_o2r_lost_segments_total',
+      help: 'O2R segments Node evicted before they were read (each an event or a keepalive); heartbeats correct them.',
+      registers,
+    }),
     reconnects: new Counter({
       name: 'adapter_o2r_reconnects_total',
       help: 'O2R long-polls dropped and retried, by reason.',
@@ -137,7 +143,10 @@ export function createAdapterMetrics(registry: Registry, counts: () => RunnerCou
     registration: (reason) => calls.registrations.inc({ reason }),
     beatDelay: (seconds) => calls.delay.observe(seconds),
     o2rLag: (seconds) => o2r.lag.observe(Math.max(0, seconds)),
-    o2rGap: () => o2r.gaps.inc(),
+    o2rGap: (lost) => {
+      o2r.gaps.inc();
+      o2r.lostSegments.inc(Math.max(0, lost));
+    },
     o2rReconnect: (reason) => o2r.reconnects.inc({ reason }),
     sessionEvent: (event, source) => o2r.sessionEvents.inc({ event, source }),
   };

@@ -8,10 +8,10 @@ import type {
   RunnersQuery,
 } from '@sandbox/protocol';
 import type { RunnerCounts } from '../metrics/adapter-metrics';
-import type { RegistrationStore } from './registration-store';
-import { OPEN_DRAIN, type RegistrationRecord } from './registration-record';
-import { RunnerAgent, type AgentDeps } from './runner-agent';
-import { runnerIdForInstance } from './runner-id';
+import type { RegistrationStore } from './state/registration-store';
+import { OPEN_DRAIN, type RegistrationRecord } from './state/registration-record';
+import { RunnerAgent, type AgentDeps } from './agent/runner-agent';
+import { runnerIdForInstance } from './node/runner-id';
 
 /** Dependencies of {@link RunnerManager}. */
 export interface ManagerDeps extends Omit<AgentDeps, 'drainMode' | 'save' | 'erase'> {
