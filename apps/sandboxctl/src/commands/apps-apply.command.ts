@@ -66,7 +66,7 @@ async function plan(session: CommandSession, documents: AppDocument[]): Promise<
 }
 
 /** A 400 from the service, with each field it names pointed at its line in the manifest. */
-function withLines(error: unknown, document: AppDocument): unknown {
+function withLines(error: unknown, document: AppDocument, applied: readonly string[]): unknown {
   if (!(error instanceof ServiceError) || error.status !== 400 || !error.body.error.issues) return error;
   const source = document.origin.replace(/:\d+$/, '');
   return new ManifestError(
@@ -75,6 +75,7 @@ function withLines(error: unknown, document: AppDocument): unknown {
       const path = issue.path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
       return `${document.locate(path)}: ${issue.path}: ${issue.message} (refused by ${error.service})`;
     }),
+    applied,
   );
 }
 
@@ -116,7 +117,11 @@ async function apply(session: CommandSession, options: ApplyOptions): Promise<vo
     try {
       applied.push(await client.call(im.putApp, { params: { app: document.name }, body: document.spec }));
     } catch (error) {
-      throw withLines(error, document);
+      throw withLines(
+        error,
+        document,
+        applied.map((app) => app.name),
+      );
     }
     if (!printer.structured) printer.line(`app/${document.name} ${action}`);
   }

@@ -33,8 +33,13 @@ export interface AppDocument {
 export class ManifestError extends CliError {
   override readonly name = 'ManifestError';
   readonly problems: readonly string[];
-  constructor(source: string, problems: readonly string[]) {
-    super(`${source} is invalid; nothing was applied:\n  ${problems.join('\n  ')}`);
+  /** `applied`: documents the service accepted before it refused one (none when validation failed). */
+  constructor(source: string, problems: readonly string[], applied: readonly string[] = []) {
+    const outcome =
+      applied.length === 0
+        ? 'nothing was applied'
+        : `applied before the refusal: ${applied.map((name) => `app/${name}`).join(', ')}; nothing after it`;
+    super(`${source} is invalid; ${outcome}:\n  ${problems.join('\n  ')}`);
     this.problems = problems;
   }
 }
