@@ -1,4 +1,4 @@
-import { InstanceStateSchema } from '@sandbox/protocol';
+import { InstanceStateSchema, type InstanceState } from '@sandbox/protocol';
 import { Option } from 'commander';
 import type { CommandModule } from '../cli/runtime';
 import { instanceManagerRoutes as im, instanceManagerService } from '../client/instance-manager.routes';
@@ -20,10 +20,10 @@ export const instancesCommands: CommandModule = {
         'after',
         '\nExamples:\n  sandboxctl instances list --app echo\n  sandboxctl instances list --state gone -o wide',
       )
-      .action(async (options: { app?: string; state?: string }, command) => {
+      .action(async (options: { app?: string; state?: InstanceState }, command) => {
         const session = runtime.session(command);
         const body = await session.client.call(im.listInstances, {
-          query: { app: options.app, state: options.state as never },
+          query: { app: options.app, state: options.state },
         });
         session.printer.list(body, body.instances, instanceColumns(runtime.io.now()), 'No instances.');
       });

@@ -1,4 +1,9 @@
-import { RunnerStateSchema, type RunnersResponse, type RunnerView } from '@sandbox/protocol';
+import {
+  RunnerStateSchema,
+  type RunnerState,
+  type RunnersResponse,
+  type RunnerView,
+} from '@sandbox/protocol';
 import { Option } from 'commander';
 import type { CommandModule, StatusFact } from '../cli/runtime';
 import { adapterRoutes, adapterService } from '../client/adapter.routes';
@@ -102,10 +107,10 @@ export const runnersCommands: CommandModule = {
         'after',
         '\nCAPACITY is advertised/spec.\n\nExamples:\n  sandboxctl runners list --app echo -o wide',
       )
-      .action(async (options: { app?: string; state?: string }, command) => {
+      .action(async (options: { app?: string; state?: RunnerState }, command) => {
         const session = runtime.session(command);
         const body = await session.client.call(adapterRoutes.listRunners, {
-          query: { app: options.app, state: options.state as never },
+          query: { app: options.app, state: options.state },
         });
         session.printer.list(body, body.runners, runnerColumns(runtime.io.now()), 'No registrations.');
       });

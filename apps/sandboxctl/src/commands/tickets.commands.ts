@@ -4,7 +4,7 @@ import type { ApiClient } from '../client/api-client';
 import type { CommandModule, CommandSession } from '../cli/runtime';
 import { redemptionHandoffRoutes as rh, redemptionHandoffService } from '../client/redemption-handoff.routes';
 import { age, duration, formatWei, short } from '../output/format-values';
-import type { Column } from '../output/printer';
+import type { Column, Printer } from '../output/printer';
 
 /** States in which a ticket's value is still at risk (not redeemed or otherwise ended). */
 const PENDING: readonly TicketState[] = ['received', 'delivering', 'accepted'];
@@ -82,6 +82,22 @@ async function ticketSummary(session: CommandSession) {
   };
 }
 
+type TicketSummary = Awaited<ReturnType<typeof ticketSummary>>;
+
+function printSummary(printer: Printer, summary: TicketSummary, now: number): void {
+  const pending = `${summary.pendingWinners}${summary.pendingIsLowerBound ? '+' : ''}`;
+  const deadline = summary.nearestDeadline;
+  printer.line(`Pending winners:    ${pending} (${summary.undelivered} not yet delivered)`);
+  printer.line(
+    `Face value at risk: ${formatWei(summary.faceValueAtRiskWei)} (${summary.faceValueAtRiskWei} wei)`,
+  );
+  printer.line(
+    `Nearest deadline:   ${deadline ? `${deadline} (in ${duration(Math.max(0, Date.parse(deadline) - now))})` : '-'}`,
+  );
+  printer.line(`Alerts:             ${summary.alerts.length === 0 ? 'none' : ''}`);
+  for (const alert of summary.alerts) printer.line(`  ${printer.tone(alert, 'bad')}`);
+}
+
 function positiveInt(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1 || number > PAGE)
@@ -105,18 +121,7 @@ export const ticketsCommands: CommandModule = {
         const summary = await ticketSummary(session);
         const { printer } = session;
         if (printer.structured) return printer.document(summary);
-        const now = runtime.io.now();
-        printer.line(
-          `Pending winners:    ${summary.pendingWinners}${summary.pendingIsLowerBound ? '+' : ''} (${summary.undelivered} not yet delivered)`,
-        );
-        printer.line(
-          `Face value at risk: ${formatWei(summary.faceValueAtRiskWei)} (${summary.faceValueAtRiskWei} wei)`,
-        );
-        printer.line(
-          `Nearest deadline:   ${summary.nearestDeadline ? `${summary.nearestDeadline} (in ${duration(Math.max(0, Date.parse(summary.nearestDeadline) - now))})` : '-'}`,
-        );
-        printer.line(`Alerts:             ${summary.alerts.length === 0 ? 'none' : ''}`);
-        for (const alert of summary.alerts) printer.line(`  ${printer.tone(alert, 'bad')}`);
+        printSummary(printer, summary, runtime.io.now());
       });
     tickets
       .command('list')
@@ -128,14 +133,14 @@ export const ticketsCommands: CommandModule = {
         'after',
         '\nExamples:\n  sandboxctl tickets list --state delivering\n  sandboxctl tickets list -o json --limit 500',
       )
-      .action(async (options: { state?: string; limit: number; cursor?: string }, command) => {
+      .action(async (options: { state?: TicketState; limit: number; cursor?: string }, command) => {
         const session = runtime.session(command);
-        const body = await session.client.call(rh.listTickets, {
-          query: { state: options.state as never, limit: options.limit, cursor: options.cursor },
-        });
+        const { state, limit, cursor } = options;
+        const body = await session.client.call(rh.listTickets, { query: { state, limit, cursor } });
         session.printer.list(body, body.tickets, ticketColumns(runtime.io.now()), 'No tickets.');
+        const filter = `${state ? ` --state ${state}` : ''} --limit ${limit}`;
         if (body.nextCursor && !session.printer.structured)
-          session.printer.note(`more: sandboxctl tickets list --cursor ${body.nextCursor}`);
+          session.printer.note(`more: sandboxctl tickets list${filter} --cursor ${body.nextCursor}`);
       });
   },
   async status(session) {
