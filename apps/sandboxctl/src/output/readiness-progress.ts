@@ -25,7 +25,8 @@ export function readinessProgress(printer: Printer): ReadinessProgress {
     {
       stream: printer.stderr as NodeJS.WritableStream,
       format: 'app/{app} [{bar}] ready {ready}/{declared}  registered {registered}/{declared}  {failure}',
-      hideCursor: true,
+      // A hidden cursor would stay hidden if the operator interrupts the wait.
+      hideCursor: false,
       clearOnComplete: false,
       stopOnComplete: false,
       barsize: 24,
