@@ -90,6 +90,7 @@ async function waitReady(session: CommandSession, names: string[], timeoutMs: nu
         return { done: states.every(isSettled), progress: states };
       },
       report: (states) => states.forEach((state) => progress.update(state)),
+      retrying: (reason) => session.printer.note(`${reason}; retrying until the timeout`),
       describe: (states) => states.map((state) => `app/${state.app}: ${describeReadiness(state)}`).join('; '),
     });
   } finally {

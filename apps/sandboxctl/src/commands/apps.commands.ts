@@ -26,6 +26,7 @@ async function deleteApp(session: CommandSession, name: string, options: { wait:
       }
     },
     report: (progress) => progress && printer.note(`app/${name}: ${progress}`),
+    retrying: (reason) => printer.note(`${reason}; retrying until the timeout`),
   });
   printer.line(`app/${name} deleted`);
 }

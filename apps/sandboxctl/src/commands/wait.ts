@@ -1,4 +1,4 @@
-import { CliError } from '../cli/errors';
+import { CliError, ServiceError, UnreachableError } from '../cli/errors';
 import type { CliIo } from '../cli/runtime';
 import { duration } from '../output/format-values';
 
@@ -10,6 +10,8 @@ export interface WaitOptions<P> {
   /** One poll; `progress` is shown whenever it changes. */
   check: () => Promise<{ done: boolean; progress: P }>;
   report: (progress: P) => void;
+  /** Told once per outage when a poll fails in a way worth retrying (the wait goes on). */
+  retrying?: (reason: string) => void;
   /** Pause between polls. @defaultValue 500 */
   intervalMs?: number;
   /** The progress in words, for the timeout message. */
@@ -18,19 +20,34 @@ export interface WaitOptions<P> {
   same?: (a: P, b: P) => boolean;
 }
 
-/** Polls until done or the deadline (then exit 1 with the last progress). */
+/** A service restarting or briefly unreachable should not end a wait of minutes; a 4xx should. */
+function isTransient(error: unknown): error is CliError {
+  return error instanceof UnreachableError || (error instanceof ServiceError && error.status >= 500);
+}
+
+/** Polls until done or the deadline (then exit 1 with the last progress), riding out transient failures. */
 export async function waitUntil<P>(io: CliIo, options: WaitOptions<P>): Promise<P> {
   const deadline = io.now() + options.timeoutMs;
   const same = options.same ?? ((a: P, b: P) => JSON.stringify(a) === JSON.stringify(b));
   let last: P | undefined;
+  let outage: string | undefined;
   for (;;) {
-    const { done, progress } = await options.check();
-    if (last === undefined || !same(last, progress)) options.report(progress);
-    last = progress;
-    if (done) return progress;
+    try {
+      const { done, progress } = await options.check();
+      outage = undefined;
+      if (last === undefined || !same(last, progress)) options.report(progress);
+      last = progress;
+      if (done) return progress;
+    } catch (error) {
+      if (!isTransient(error) || io.now() >= deadline) throw error;
+      if (outage === undefined) options.retrying?.(error.message);
+      outage = error.message;
+    }
     if (io.now() >= deadline) {
-      const last = options.describe ? ` (${options.describe(progress)})` : '';
-      throw new CliError(`timed out after ${duration(options.timeoutMs)} waiting for ${options.what}${last}`);
+      const state = last !== undefined && options.describe ? ` (${options.describe(last)})` : '';
+      throw new CliError(
+        `timed out after ${duration(options.timeoutMs)} waiting for ${options.what}${state}`,
+      );
     }
     await io.sleep(options.intervalMs ?? 500);
   }
