@@ -39,6 +39,7 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
         ...['--port', String(config.REDIS_PORT), '--bind', '127.0.0.1', '--protected-mode', 'yes'],
         ...['--dir', join(context.dataDir, 'redis'), '--save', ''],
         ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
+        ...['--loglevel', 'warning'],
       ],
       cwd: context.root,
       env: context.baseEnv,
