@@ -25,7 +25,7 @@ try {
   await runtime.shutdown.run('redis preflight failed', 1);
 }
 
-const driver = await createDriver(config, logger, systemClock);
+const driver = await createDriver(config, logger, systemClock, runtime.metrics.registry);
 const manager = createInstanceManager({
   ...runtime,
   producerRedis,
