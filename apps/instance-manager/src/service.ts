@@ -33,7 +33,7 @@ export async function composeInstanceManager({
   const { logger } = runtime;
   const redis = openRedisPair(config.REDIS_URL, runtime);
   logger.info(await preflightRedis(redis.worker), 'redis preflight passed');
-  const driver = await createDriver(config, logger, systemClock);
+  const driver = await createDriver(config, logger, systemClock, runtime.metrics.registry);
   const manager = createInstanceManager({
     ...runtime,
     producerRedis: redis.producer,
