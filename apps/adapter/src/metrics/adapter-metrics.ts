@@ -33,6 +33,12 @@ export interface RunnerCounts {
   /** Runners holding a live credential with Node. */
   registered: number;
   o2rConnected: number;
+  /** Registered runners holding an O2R subscription slot (their sessions arrive at once). */
+  o2rFollowed: number;
+  /** Registered runners without one (their sessions are learned from heartbeats). */
+  o2rUnfollowed: number;
+  /** Node's refusal of every failed runner (`failed` state), as status and Node's reason. */
+  failures: Array<{ status: number; reason: string }>;
 }
 
 type Registers = Registry[];
@@ -120,6 +126,35 @@ function registerGauges(registers: Registers, counts: () => RunnerCounts): void 
     registers,
     collect() {
       this.set(counts().registered);
+    },
+  });
+  new Gauge({
+    name: 'adapter_o2r_followed_runners',
+    help: 'Registered runners by whether they hold an O2R subscription (followed) or rely on heartbeats.',
+    labelNames: ['o2r'],
+    registers,
+    collect() {
+      const { o2rFollowed, o2rUnfollowed } = counts();
+      this.set({ o2r: 'followed' }, o2rFollowed);
+      this.set({ o2r: 'unfollowed' }, o2rUnfollowed);
+    },
+  });
+  new Gauge({
+    name: 'adapter_failed_runners',
+    help: "Runners Node refused, by Node's status and reason (a bounded set of Node's messages).",
+    labelNames: ['status', 'reason'],
+    registers,
+    collect() {
+      this.reset();
+      const byKey = new Map<string, { status: number; reason: string; count: number }>();
+      for (const { status, reason } of counts().failures) {
+        const key = `${status} ${reason}`;
+        const entry = byKey.get(key) ?? { status, reason, count: 0 };
+        entry.count += 1;
+        byKey.set(key, entry);
+      }
+      for (const { status, reason, count } of byKey.values())
+        this.set({ status: String(status), reason }, count);
     },
   });
   new Gauge({

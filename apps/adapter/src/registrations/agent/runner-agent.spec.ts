@@ -222,6 +222,26 @@ describe('runner agent', () => {
     expect(node.calls).toHaveLength(calls);
   });
 
+  it('learns the sessions of a runner without an O2R subscription from its heartbeats, within one interval', async () => {
+    const { clock, agent, node, events, beats } = setup();
+    agent.start(false);
+    await clock.advance(3_750);
+    expect(agent.link.o2r.subscriber).toBeUndefined();
+    // Node reserves a session just after a heartbeat left: the worst case.
+    await clock.advance(1);
+    node.runners.get('inst')?.sessions.push('s-late');
+    const reservedAt = clock.now();
+    await clock.advance(INTERVAL - 1);
+    const learned = events.find(([kind, event]) => kind === 'reserved' && 'sessionId' in event);
+    expect(learned?.[1]).toMatchObject({ sessionId: 's-late', source: 'heartbeat-reconcile' });
+    expect(agent.view().sessions).toEqual(['s-late']);
+    expect((beats().at(-1)?.at ?? Infinity) - reservedAt).toBeLessThanOrEqual(INTERVAL);
+    node.runners.get('inst')?.sessions.splice(0);
+    await clock.advance(INTERVAL);
+    expect(events.some(([kind]) => kind === 'released')).toBe(true);
+    expect(agent.view().sessions).toEqual([]);
+  });
+
   it('parks an idle runner during a drain without registering it', async () => {
     const { clock, agent, node } = setup({ drain: 'withdrawn' });
     agent.start(false);
