@@ -1,9 +1,9 @@
 // The system as `npm start` runs it (tools/stack), every member on a free port, for the CLI's
 // integration tests. The CLI reaches it only over HTTP, as an operator would.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startChildProcess } from '@sandbox/process';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
@@ -39,7 +39,7 @@ export interface StackOptions {
 /** Starts the stack and waits (up to 3 minutes) until every member is ready. */
 export async function startStack({ ports, env }: StackOptions): Promise<StackProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sandboxctl-stack-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/main.ts'], {
+  const child = startChildProcess(process.execPath, ['--import', 'tsx', 'tools/stack/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...env,
@@ -47,28 +47,23 @@ export async function startStack({ ports, env }: StackOptions): Promise<StackPro
       STACK_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    keepChars: 50_000,
   });
-  let output = '';
-  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-50_000));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exit = new Promise<void>((done) => child.once('exit', () => done()));
   const stack: StackProcess = {
     ports,
-    output: () => output,
+    output: () => child.output(),
     cleanup: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exit;
+      // The supervisor stops every member (and the app instances) on SIGTERM; its group is killed after the grace.
+      await child.stop(60_000);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
   const deadline = Date.now() + 180_000;
-  while (!output.includes('all members are ready')) {
-    if (child.exitCode !== null) throw new Error(`the stack exited during start-up:\n${output}`);
+  while (!child.output().includes('all members are ready')) {
+    if (!child.isRunning()) throw new Error(`the stack exited during start-up:\n${child.output()}`);
     if (Date.now() > deadline) {
       await stack.cleanup();
-      throw new Error(`the stack was not ready in 3 minutes:\n${output.slice(-5_000)}`);
+      throw new Error(`the stack was not ready in 3 minutes:\n${child.output().slice(-5_000)}`);
     }
     await sleep(200);
   }
