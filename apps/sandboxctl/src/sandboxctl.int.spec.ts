@@ -48,6 +48,8 @@ beforeAll(async () => {
     HOME: process.env.HOME ?? '',
     INSTANCE_PREFIX: 'sct',
     INSTANCE_SUBNET: '10.221.0.0/24',
+    // Paid mode: Node refuses unpriced runners, which apply --wait must report.
+    NODE_SIM_PAID: 'true',
   };
   stack = await startStack({ ports, env });
   cli = cliEnvironment(stack);
@@ -155,7 +157,7 @@ describeAsRoot('apps on instance-manager', () => {
     const result = await run('apps', 'apply', '-f', file);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${file} is invalid; nothing was applied:`);
-    expect(result.stderr).toContain(`${file}:17:9: spec.port: Too big: expected number to be <=65535`);
+    expect(result.stderr).toContain(`${file}:18:9: spec.port: Too big: expected number to be <=65535`);
     expect(AppListSchema.parse(json(await run('apps', 'list', '-o', 'json'))).apps).toEqual([]);
   });
 
@@ -233,6 +235,26 @@ describeAsRoot('apps on instance-manager', () => {
     expect(result.stderr).toMatch(
       /error: timed out after 15s waiting for app\/ctl-missing-image to be ready/,
     );
+    expect((await run('apps', 'delete', name, '--wait', '--timeout', '60s')).code).toBe(0);
+  }, 120_000);
+
+  it("apply --wait shows Node's refusal of an unpriced app in paid mode", async () => {
+    const name = 'ctl-unpriced';
+    const manifest = exampleManifest(name, image, 1, '');
+    const result = await run(
+      'apps',
+      'apply',
+      '-f',
+      cli.file('unpriced.yaml', manifest),
+      '--wait',
+      '--timeout',
+      '20s',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /app\/ctl-unpriced: ready \d\/1, registered 0\/1 \(Node refused instance \w+ \(400\): /,
+    );
+    expect((await run('apps', 'list', '-o', 'wide')).stdout).toMatch(/^ctl-unpriced\s.*\s400: /m);
     expect((await run('apps', 'delete', name, '--wait', '--timeout', '60s')).code).toBe(0);
   }, 120_000);
 

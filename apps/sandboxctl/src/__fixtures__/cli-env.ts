@@ -38,8 +38,8 @@ export function cliEnvironment(stack: StackProcess) {
   };
 }
 
-/** A manifest of one example-app document. */
-export function exampleManifest(name: string, image: string, warmPool: number): string {
+/** A manifest of one example-app document (priced, as a paid Node requires, unless `price` is ''). */
+export function exampleManifest(name: string, image: string, warmPool: number, price = '0.01'): string {
   return `# the example app, single-session
 kind: App
 name: ${name}
@@ -50,5 +50,5 @@ spec:
   healthCheck: { type: http, path: /healthz }
   resources: { cpu: 500m, memory: 256Mi }
   instances: { kind: single-session, warmPool: ${warmPool}, max: 2 }
-`;
+${price ? `  price: { usd: "${price}", unit: hour }\n` : ''}`;
 }

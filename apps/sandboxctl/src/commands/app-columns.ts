@@ -39,6 +39,15 @@ export function appColumns(now: number): Column<AppResource>[] {
     { header: 'TEMPLATE', cell: (app) => app.templateHash, wide: true },
     { header: 'UPDATED', cell: (app) => age(app.updatedAt, now), wide: true },
     { header: 'AGE', cell: (app) => age(app.createdAt, now) },
+    {
+      header: 'NODE-REFUSAL',
+      cell: (app) => {
+        const latest = app.registrationRefusals?.[0];
+        return latest ? `${latest.status}: ${latest.reason} (${age(latest.at, now)} ago)` : '-';
+      },
+      tone: (app) => (app.registrationRefusals?.length ? 'bad' : undefined),
+      wide: true,
+    },
   ];
 }
 

@@ -33,9 +33,9 @@ export async function readAppReadiness(client: ApiClient, app: string): Promise<
   const failed = gone.instances
     .filter((instance) => instance.templateHash === resource.templateHash && instance.outcome === 'failed')
     .sort((a, b) => (b.goneAt ?? '').localeCompare(a.goneAt ?? ''))[0];
-  const refused = runners.find((runner) => runner.failure !== null);
-  const lastFailure = refused?.failure
-    ? `Node refused runner ${refused.runnerId}: ${refused.failure.reason}`
+  const refusal = resource.registrationRefusals?.[0];
+  const lastFailure = refusal
+    ? `Node refused instance ${refusal.instanceId} (${refusal.status}): ${refusal.reason}`
     : failed
       ? `instance ${failed.instanceId} failed: ${failed.reason ?? 'no reason given'}`
       : undefined;
