@@ -76,7 +76,7 @@ export class NodePaymentGate implements PaymentGate {
     const normalized = `0x${payer.replace(/^0x/u, '').toLowerCase()}`;
     const challenge = this.engine.makeChallenge(
       runnerId,
-      this.ctx.state.newId(),
+      this.ctx.state.newId('session'),
       normalized,
       price.wei,
       unit,
