@@ -164,15 +164,18 @@ describe('session accounting under a burst', () => {
       const lost = await metricValue(adapterUrl, 'adapter_o2r_lost_segments_total');
       expect(counter.violations).toEqual([]);
       expect(counter.tally.peak).toBeLessThanOrEqual(CALLS);
-      // Each of the 200 events is published once from O2R, unless Node evicted its segment before
-      // any reader could ask for it (more than four written within one read's round trip).
+      // Each of the 200 events is published once: from O2R, or, when Node evicted its segment before
+      // any reader could ask for it (more than four written within one read's round trip), from the
+      // heartbeat that gap triggers at once (which may also learn a few before O2R delivers them).
       expect(counter.tally.fromO2R).toBe(await o2rPublished());
-      expect(counter.tally.fromO2R).toBeLessThanOrEqual(2 * CALLS);
-      expect(counter.tally.fromO2R + lost).toBeGreaterThanOrEqual(2 * CALLS);
+      expect(counter.tally.events).toBeLessThanOrEqual(2 * CALLS);
+      expect(counter.tally.events + lost).toBeGreaterThanOrEqual(2 * CALLS);
+      if (lost === 0) expect(counter.tally.fromO2R).toBe(2 * CALLS);
       expect(counter.tally.releasedUnknown).toBeLessThanOrEqual(lost);
       expect(counter.ever.size).toBeGreaterThanOrEqual(CALLS - lost);
       process.stdout.write(
-        `session burst: ${counter.tally.fromO2R} of ${2 * CALLS} events from O2R, ${lost} segments lost\n`,
+        `session burst: ${counter.tally.fromO2R} of ${2 * CALLS} events from O2R, ` +
+          `${counter.tally.events - counter.tally.fromO2R} from heartbeats, ${lost} segments lost\n`,
       );
     } finally {
       await counter.close();
