@@ -39,6 +39,17 @@ export interface ChildProcessHandle {
   stop(graceMs?: number): Promise<ChildExit>;
   /** SIGKILL to the whole process group at once, as a crash (or the OOM killer) would. */
   kill(): Promise<ChildExit>;
+  /**
+   * Resolves the first stdout line (printed so far or later) that `match` accepts; rejects, with the
+   * output's tail, if the child exits first or after `timeoutMs`.
+   */
+  waitForLine(match: (line: string) => boolean, timeoutMs: number): Promise<string>;
+}
+
+/** How a run ended, in words: `exit code 1`, `signal SIGKILL`, or why it could not start. */
+export function describeExit(exit: ChildExit): string {
+  if (exit.error !== undefined) return `could not start: ${exit.error}`;
+  return exit.signal === null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
 }
 
 const DEFAULT_KEEP_CHARS = 1_000_000;
@@ -65,9 +76,11 @@ export function startChildProcess(
     forceKillAfterDelay: false,
   });
   const kept = keepOutput(options.keepChars ?? DEFAULT_KEEP_CHARS);
+  const watchers = new Set<(line: string) => void>();
   const onLine = (line: string, stream: OutputStream) => {
     kept.add(line, stream);
     options.onLine?.(line, stream);
+    if (stream === 'stdout') for (const watcher of watchers) watcher(line);
   };
   const reading = [
     readLines(subprocess.stdout, 'stdout', onLine),
@@ -106,6 +119,24 @@ export function startChildProcess(
     clearTimeout(timer);
     return exit;
   }
+  function waitForLine(match: (line: string) => boolean, timeoutMs: number): Promise<string> {
+    // Every kept line ends with a newline: the last piece of the split is not a line.
+    const seen = kept.of('stdout').split('\n').slice(0, -1).find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const finish = (outcome: () => void) => {
+        clearTimeout(timer);
+        watchers.delete(watch);
+        outcome();
+      };
+      const fail = (why: string) => finish(() => reject(new Error(`${why}:\n${kept.all().slice(-3_000)}`)));
+      const watch = (line: string) => match(line) && finish(() => resolve(line));
+      const timer = setTimeout(() => fail(`no matching line within ${timeoutMs} ms`), timeoutMs);
+      watchers.add(watch);
+      void exited.then((exit) => fail(`exited (${describeExit(exit)}) before a matching line`));
+    });
+  }
+
   return {
     pid: subprocess.pid,
     exited,
@@ -116,6 +147,7 @@ export function startChildProcess(
     signal,
     stop,
     kill,
+    waitForLine,
   };
 }
 

@@ -1,12 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay } from '@sandbox/node-client';
-import {
-  describeExit,
-  startProcess,
-  type LineSink,
-  type ManagedProcess,
-  type ProcessSpec,
-} from './managed-process';
+import { describeExit } from '@sandbox/process';
+import { startProcess, type LineSink, type ManagedProcess, type ProcessSpec } from './managed-process';
 import { introduceMember } from './member-roles';
 
 /** How a crashed member is restarted: as Kubernetes restarts a container (CrashLoopBackOff). */
