@@ -5,3 +5,4 @@ export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
 export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
 export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-process';
+export { parentEnv } from './config';

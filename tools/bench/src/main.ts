@@ -1,6 +1,5 @@
 // Runs every benchmark of the repository, one process each, and prints their `name: value unit` lines.
-import { startTsProcess } from '@sandbox/testing';
-import { benchEnv } from './config';
+import { parentEnv, startTsProcess } from '@sandbox/testing';
 import { findBenches, parseFigure } from './find-benches';
 
 const root = process.cwd();
@@ -10,7 +9,7 @@ async function runBench(file: string): Promise<{ code: number; figures: number }
   let figures = 0;
   const child = startTsProcess(file, [], {
     cwd: root,
-    env: benchEnv(),
+    env: parentEnv(),
     keepChars: 0,
     onLine: (line, stream) => {
       if (stream === 'stdout' && parseFigure(line)) {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTsProcess, waitFor } from '@sandbox/testing';
+import { parentEnv, startTsProcess, waitFor } from '@sandbox/testing';
 import { spawnGuarded } from './guarded-process';
 
 const FIXTURE = join(
@@ -16,11 +16,6 @@ const exists = (path: string) =>
   stat(path).then(
     () => true,
     () => false,
-  );
-
-const inheritedEnv = () =>
-  Object.fromEntries(
-    Object.entries(process.env).flatMap(([key, value]) => (value === undefined ? [] : [[key, value]])),
   );
 
 describe('guarded processes', () => {
@@ -50,7 +45,7 @@ describe('guarded processes', () => {
 
   it('kills the program and removes its directory when the owning process dies', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'guarded-'));
-    const owner = startTsProcess(FIXTURE, [dir], { env: inheritedEnv() });
+    const owner = startTsProcess(FIXTURE, [dir], { env: parentEnv() });
     const pid = Number(await owner.waitForLine(() => true, 20_000));
     expect(await exists(`/proc/${pid}`)).toBe(true);
     // The owner alone, as a crash of the test process would: its watchdog must do the rest.

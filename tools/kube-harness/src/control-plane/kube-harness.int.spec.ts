@@ -10,18 +10,13 @@ import {
   VersionApi,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { startTsProcess, waitFor } from '@sandbox/testing';
+import { parentEnv, startTsProcess, waitFor } from '@sandbox/testing';
 import { ADMIN_USER } from '../pki/pki';
 import { describeWithKube, HARNESS_START_TIMEOUT_MS } from '../test-support/describe-with-kube.fixture';
 import { startKubeHarness, type KubeHarness } from './kube-harness';
 import { impersonating } from './kubeconfig';
 import { serviceAccountKubeConfig, serviceAccountUser } from './service-accounts';
 import { testNamespaces, type TestNamespaces } from './test-namespaces';
-
-const inheritedEnv = () =>
-  Object.fromEntries(
-    Object.entries(process.env).flatMap(([key, value]) => (value === undefined ? [] : [[key, value]])),
-  );
 const FIXTURE = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
@@ -183,7 +178,7 @@ describeWithKube('kube harness: a real etcd and kube-apiserver on loopback', () 
   }, 120_000);
 
   it('leaves nothing behind when the test process dies without stopping it', async () => {
-    const child = startTsProcess(FIXTURE, [], { env: inheritedEnv() });
+    const child = startTsProcess(FIXTURE, [], { env: parentEnv() });
     const line = await child.waitForLine((text) => text.startsWith('{'), HARNESS_START_TIMEOUT_MS);
     const orphan = JSON.parse(line) as { etcd: number; apiserver: number; dir: string };
     expect(await alive(orphan.apiserver)).toBe(true);

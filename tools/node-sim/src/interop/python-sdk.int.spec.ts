@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startChildProcess } from '@sandbox/process';
-import { createMemoryLogger } from '@sandbox/testing';
+import { createMemoryLogger, parentEnv } from '@sandbox/testing';
 import { MAX_UINT256 } from '@sandbox/tickets';
 import { parseRational } from '../go/rational';
 import type { RunningNodeSim } from '../node-sim';
@@ -33,10 +33,9 @@ async function runScenario(
   scenario: string,
   orchestrator: string,
 ): Promise<{ code: number | null; steps: Step[]; stderr: string }> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).flatMap(([key, value]) => (value === undefined ? [] : [[key, value]])),
-  );
-  const child = startChildProcess(python, [SCRIPT, scenario, orchestrator, SECRET, app.url], { env });
+  const child = startChildProcess(python, [SCRIPT, scenario, orchestrator, SECRET, app.url], {
+    env: parentEnv(),
+  });
   const { code } = await child.exited;
   const steps = child
     .stdout()
