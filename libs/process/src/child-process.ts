@@ -1,9 +1,9 @@
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { execa } from 'execa';
+import type { ChildExit } from './exit';
+import { createOutputLog, readLines, type OutputStream } from './output-log';
 
-/** Which of a child's output streams a line came from. */
-export type OutputStream = 'stdout' | 'stderr';
+export { describeExit, type ChildExit } from './exit';
+export type { OutputStream } from './output-log';
 
 /** Options of {@link startChildProcess}. */
 export interface ChildProcessOptions {
@@ -14,13 +14,6 @@ export interface ChildProcessOptions {
   onLine?: (line: string, stream: OutputStream) => void;
   /** How many characters of output the handle keeps (the newest; 0 keeps none). @defaultValue 1_000_000 */
   keepChars?: number;
-}
-
-/** How a child ended. `error` is set when it could not be started at all (e.g. no such executable). */
-export interface ChildExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  error?: string;
 }
 
 /** A running child process, in its own process group. */
@@ -46,12 +39,6 @@ export interface ChildProcessHandle {
   waitForLine(match: (line: string) => boolean, timeoutMs: number): Promise<string>;
 }
 
-/** How a run ended, in words: `exit code 1`, `signal SIGKILL`, or why it could not start. */
-export function describeExit(exit: ChildExit): string {
-  if (exit.error !== undefined) return `could not start: ${exit.error}`;
-  return exit.signal === null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
-}
-
 const DEFAULT_KEEP_CHARS = 1_000_000;
 const DEFAULT_GRACE_MS = 15_000;
 
@@ -75,12 +62,10 @@ export function startChildProcess(
     killDescendants: true,
     forceKillAfterDelay: false,
   });
-  const kept = keepOutput(options.keepChars ?? DEFAULT_KEEP_CHARS);
-  const watchers = new Set<(line: string) => void>();
+  const kept = createOutputLog(options.keepChars ?? DEFAULT_KEEP_CHARS);
   const onLine = (line: string, stream: OutputStream) => {
     kept.add(line, stream);
     options.onLine?.(line, stream);
-    if (stream === 'stdout') for (const watcher of watchers) watcher(line);
   };
   const reading = [
     readLines(subprocess.stdout, 'stdout', onLine),
@@ -119,24 +104,6 @@ export function startChildProcess(
     clearTimeout(timer);
     return exit;
   }
-  function waitForLine(match: (line: string) => boolean, timeoutMs: number): Promise<string> {
-    // Every kept line ends with a newline: the last piece of the split is not a line.
-    const seen = kept.of('stdout').split('\n').slice(0, -1).find(match);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const finish = (outcome: () => void) => {
-        clearTimeout(timer);
-        watchers.delete(watch);
-        outcome();
-      };
-      const fail = (why: string) => finish(() => reject(new Error(`${why}:\n${kept.all().slice(-3_000)}`)));
-      const watch = (line: string) => match(line) && finish(() => resolve(line));
-      const timer = setTimeout(() => fail(`no matching line within ${timeoutMs} ms`), timeoutMs);
-      watchers.add(watch);
-      void exited.then((exit) => fail(`exited (${describeExit(exit)}) before a matching line`));
-    });
-  }
-
   return {
     pid: subprocess.pid,
     exited,
@@ -147,37 +114,6 @@ export function startChildProcess(
     signal,
     stop,
     kill,
-    waitForLine,
-  };
-}
-
-function readLines(
-  stream: Readable | null,
-  name: OutputStream,
-  onLine: (line: string, stream: OutputStream) => void,
-) {
-  if (!stream) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    createInterface({ input: stream, crlfDelay: Infinity })
-      .on('line', (line) => onLine(line, name))
-      .on('close', resolve);
-  });
-}
-
-/** The newest `limit` characters of each stream and of both together. */
-function keepOutput(limit: number) {
-  const text = { all: '', stdout: '', stderr: '' };
-  const append = (current: string, line: string) => {
-    if (limit <= 0) return '';
-    const next = `${current}${line}\n`;
-    return next.length > limit ? next.slice(-limit) : next;
-  };
-  return {
-    add(line: string, stream: OutputStream) {
-      text.all = append(text.all, line);
-      text[stream] = append(text[stream], line);
-    },
-    all: () => text.all,
-    of: (stream: OutputStream) => text[stream],
+    waitForLine: (match, timeoutMs) => kept.waitForLine(match, timeoutMs, exited),
   };
 }

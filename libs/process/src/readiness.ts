@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcessHandle } from './child-process';
-import { describeExit } from './child-process';
+import { describeExit } from './exit';
 
 /** Options of {@link waitUntilReady}. */
 export interface WaitUntilReadyOptions {
