@@ -18,14 +18,16 @@ const codeOrSignal = (exit: ChildExit): number | string => exit.code ?? exit.sig
 
 /**
  * Spawns `node --import tsx apps/adapter/src/main.ts` (or plain `node <bundle>` when a bundle is
- * given) with exactly `env` (nothing inherited).
+ * given) with exactly `env` (nothing inherited; no drain delay unless `env` sets one).
  */
 export function spawnAdapter(
   env: Record<string, string>,
   options: { bundle?: string; nodeArgs?: string[] } = {},
 ): AdapterProcess {
   const entry = options.bundle === undefined ? ['--import', 'tsx', MAIN] : [options.bundle];
-  const child = startChildProcess(process.execPath, [...(options.nodeArgs ?? []), ...entry], { env });
+  const child = startChildProcess(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
+    env: { DRAIN_DELAY_MS: '0', ...env },
+  });
   const exited = child.exited.then(codeOrSignal);
   return {
     pid: child.pid,

@@ -21,7 +21,7 @@ export async function startManagerProcess(
   timeoutMs = 60_000,
 ): Promise<ManagerProcess> {
   const child = startChildProcess(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...env, PORT: String(port) },
+    env: { DRAIN_DELAY_MS: '0', ...env, PORT: String(port) },
     keepChars: 20_000,
   });
   const handle: ManagerProcess = {
