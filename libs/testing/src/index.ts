@@ -6,3 +6,4 @@ export { createMemoryLogger, type MemoryLogger } from './memory-logger';
 export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
 export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-process';
 export { parentEnv } from './config';
+export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
