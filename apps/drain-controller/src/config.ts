@@ -1,10 +1,16 @@
 import { MAX_QUIET_PERIOD_MS, drainDurationSchema, DrainWindowSchema } from '@sandbox/protocol';
-import { durationMsField, hostField, logLevelField, nodeEnvField, portField } from '@sandbox/service-kit';
+import {
+  durationMsField,
+  hostField,
+  listenPortField,
+  logLevelField,
+  nodeEnvField,
+} from '@sandbox/service-kit';
 import { z } from 'zod';
 
 export const DrainConfigSchema = z
   .object({
-    PORT: portField(7103),
+    PORT: listenPortField(7103),
     HOST: hostField(),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6390'),
     /** BullMQ key prefix shared with the adapter and the dashboard. Persistent. */
