@@ -7,22 +7,32 @@ import { join } from 'node:path';
 import { INSTANCE_EVENTS_QUEUE, type DrainRecord, type RunnersResponse } from '@sandbox/protocol';
 import { createProducer, createRedisConnection, type Producer } from '@sandbox/queue';
 import { boundPort, createServiceRuntime } from '@sandbox/service-kit';
-import { findFreePort, startRedis, waitFor, type RedisFixture } from '@sandbox/testing';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { DrainConfigSchema } from '../config';
 import { startDrainController, type DrainController } from '../drain-controller';
 import { createDriver } from '../drivers/create-driver';
-import {
-  ADAPTER_MAIN,
-  childEnv,
-  spawnChild,
-  startSupervisedSim,
-  type Child,
-  type SupervisedSim,
-} from './processes';
+import { ADAPTER_MAIN, spawnChild, startSupervisedSim, type Child, type SupervisedSim } from './processes';
 import { startSseBackend, type SseBackend } from './sse-backend';
+
+/** The test library's helpers, passed in by the spec (fixtures may not import test-only libraries). */
+export interface TestKit {
+  startRedis(): Promise<RedisFixture>;
+  findFreePort(): Promise<number>;
+  waitFor<T>(
+    predicate: () => T | Promise<T>,
+    options: { description: string; timeoutMs?: number; intervalMs?: number },
+  ): Promise<NonNullable<T>>;
+  /** PATH and HOME for the children (nothing else is inherited). */
+  baseEnv: Record<string, string>;
+}
+
+/** The part of a Redis fixture the world uses. */
+export interface RedisFixture {
+  readonly url: string;
+  stop(): Promise<void>;
+}
 
 /** A drain-controller running in this process. */
 export interface RunningController {
@@ -56,12 +66,14 @@ export interface DrainWorld {
   close(): Promise<void>;
 }
 
-export async function startDrainWorld(name: string): Promise<DrainWorld> {
+export async function startDrainWorld(name: string, kit: TestKit): Promise<DrainWorld> {
+  const { waitFor, findFreePort, baseEnv } = kit;
+  const childEnv = (env: Record<string, string>) => ({ ...baseEnv, ...env });
   const prefix = `${name}-${randomBytes(4).toString('hex')}`;
   const dir = await mkdtemp(join(tmpdir(), 'drain-spec-'));
   const secretFile = join(dir, 'bootstrap-secret');
   await writeFile(secretFile, `canary-bootstrap-${randomBytes(12).toString('hex')}`, { mode: 0o600 });
-  const redis = await startRedis();
+  const redis = await kit.startRedis();
   const backend = await startSseBackend();
   const [port, metricsPort, adapterPort] = [await findFreePort(), await findFreePort(), await findFreePort()];
   const sim = startSupervisedSim({
@@ -70,6 +82,7 @@ export async function startDrainWorld(name: string): Promise<DrainWorld> {
     metricsPort,
     secretFile,
     runnerGrants: [`127.0.0.1:${backend.port}`],
+    baseEnv,
   });
   await waitFor(
     () =>

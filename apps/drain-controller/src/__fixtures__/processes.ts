@@ -44,13 +44,6 @@ export function spawnChild(args: string[], env: Record<string, string>): Child {
   };
 }
 
-/** Node's environment for our children: nothing inherited but PATH and HOME. */
-export const childEnv = (env: Record<string, string>): Record<string, string> => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: process.env.HOME ?? '/tmp',
-  ...env,
-});
-
 /** The simulator under the supervisor, with its restart files in `stateDir`. */
 export interface SupervisedSim {
   readonly process: Child;
@@ -68,6 +61,7 @@ export function startSupervisedSim(options: {
   metricsPort: number;
   secretFile: string;
   runnerGrants: string[];
+  baseEnv: Record<string, string>;
 }): SupervisedSim {
   const simArgs = [
     ...['--import', 'tsx', SIM_MAIN],
@@ -78,7 +72,7 @@ export function startSupervisedSim(options: {
   ];
   const supervised = spawnChild(
     ['--import', 'tsx', SUPERVISE, options.stateDir, '--', process.execPath, ...simArgs],
-    childEnv({}),
+    options.baseEnv,
   );
   const childPid = (): number | undefined => {
     try {
