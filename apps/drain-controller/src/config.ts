@@ -39,7 +39,7 @@ export const DrainConfigSchema = z
     STEP_LOCK_MS: durationMsField(10_000, 500),
     STEP_STALLED_INTERVAL_MS: durationMsField(5_000, 100),
 
-    ORCHESTRATOR_DRIVER: z.enum(['command']).default('command'),
+    ORCHESTRATOR_DRIVER: z.enum(['command', 'kubernetes']).default('command'),
     /**
      * `command` driver: a shell command that replaces Node and returns once the old process is gone
      * (e.g. `systemctl restart livepeer-node`). It gets DRAIN_ID, DRAIN_TARGET_IMAGE (empty for a
@@ -49,6 +49,14 @@ export const DrainConfigSchema = z
     REPLACE_COMMAND_TIMEOUT_MS: durationMsField(300_000, 100),
     /** `command` driver: answers 2xx once the (new) Node serves, e.g. its metrics listener's `/readyz`. */
     NODE_READY_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8936/readyz'),
+
+    /** `kubernetes` driver: the orchestrator's Deployment (the Role allows get and patch on it only). */
+    KUBE_NAMESPACE: z.string().min(1).default('sandbox-system'),
+    KUBE_DEPLOYMENT: z.string().min(1).default('livepeer-node'),
+    /** The container whose image an `{ image }` target replaces. */
+    KUBE_CONTAINER: z.string().min(1).default('livepeer-node'),
+    /** Without it: the pod's service account in a cluster, else KUBECONFIG or ~/.kube/config. */
+    KUBECONFIG_PATH: z.string().min(1).optional(),
   })
   .superRefine((config, context) => {
     if (config.ORCHESTRATOR_DRIVER === 'command' && config.REPLACE_COMMAND === undefined) {

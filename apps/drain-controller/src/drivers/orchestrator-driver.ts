@@ -4,6 +4,8 @@ import type { DrainTarget } from '@sandbox/protocol';
 export interface ReplaceRequest {
   readonly drainId: string;
   readonly target: DrainTarget;
+  /** When this drain's replacement started: fixed per drain, so a repeated request is the same request. */
+  readonly restartedAt: string;
 }
 
 /** Whether the new orchestrator serves. */

@@ -89,9 +89,11 @@ async function cancel(deps: StepDeps, drainId: string, job: Job): Promise<void> 
 async function replace(deps: StepDeps, drainId: string): Promise<void> {
   const record = await inPhase(deps, drainId, 'replacing');
   if (record === undefined) return;
-  await deps.drains.apply(drainId, { type: 'replace-started' });
+  const started = await deps.drains.apply(drainId, { type: 'replace-started' });
+  const restartedAt = started.kind === 'ok' ? started.record.replacement?.startedAt : undefined;
+  if (restartedAt === undefined) return;
   try {
-    await deps.driver.replace({ drainId, target: record.target });
+    await deps.driver.replace({ drainId, target: record.target, restartedAt });
   } catch (error) {
     if (!(error instanceof ReplacementError)) throw error;
     await deps.drains.apply(drainId, { type: 'failed', reason: error.message });
@@ -103,7 +105,8 @@ async function replace(deps: StepDeps, drainId: string): Promise<void> {
 async function waitNode(deps: StepDeps, drainId: string, job: Job): Promise<void> {
   const record = await inPhase(deps, drainId, 'awaiting-node');
   if (record === undefined) return;
-  const readiness = await deps.driver.readiness({ drainId, target: record.target });
+  const restartedAt = record.replacement?.startedAt ?? record.createdAt;
+  const readiness = await deps.driver.readiness({ drainId, target: record.target, restartedAt });
   if (readiness.ready) {
     await deps.drains.apply(drainId, { type: 'node-ready' });
     return;
