@@ -1,0 +1,142 @@
+import { createRunnerClient, type HttpTransport } from '@sandbox/node-client';
+import { SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
+import { createProducer, openRedisPair, preflightRedis, type TypedWorker } from '@sandbox/queue';
+import {
+  realSchedule,
+  type Schedule,
+  type ServiceContext,
+  type ServiceWiring,
+  type Shutdown,
+} from '@sandbox/service-kit';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import { createApp } from './app';
+import { loadBootstrapSecret, type BootstrapSecret } from './bootstrap-secret';
+import type { AdapterConfig } from './config';
+import { createSessionEventsPublisher, type SessionEventsPublisher } from './events/session-events.publisher';
+import { createAdapterCommandsWorker } from './jobs/adapter-commands.worker';
+import { createInstanceEventsWorker } from './jobs/instance-events.worker';
+import { createAdapterMetrics } from './metrics/adapter-metrics';
+import { O2RSlots } from './registrations/sessions/o2r-slots';
+import { createRegistrationStore } from './registrations/state/registration-store';
+import { RunnerManager } from './registrations/runner-manager';
+import { createBeatScheduler } from './scheduler/beat-scheduler';
+
+/** Test seams of {@link composeAdapter}: clocks, randomness, the HTTP transport to Node. */
+export interface AdapterSeams {
+  now?: () => number;
+  schedule?: Schedule;
+  random?: () => number;
+  transport?: HttpTransport;
+  /** Least time between two re-reads of the bootstrap secret file. @defaultValue 5000 */
+  bootstrapReloadIntervalMs?: number;
+}
+
+type AdapterServiceDeps = ServiceContext<AdapterConfig> & AdapterSeams & { bootstrap: BootstrapSecret };
+
+/** The adapter, wired for `startService`, plus its registrations and an ordered stop for tests. */
+export interface AdapterWiring extends ServiceWiring {
+  readonly app: Express;
+  readonly manager: RunnerManager;
+  /** Runs the shutdown steps in order without the rest of the process shutdown (tests). */
+  stop(): Promise<void>;
+}
+
+type Clocks = { now: () => number; schedule: Schedule };
+
+function buildManager(
+  deps: AdapterServiceDeps,
+  clocks: Clocks,
+  redis: Redis,
+  publisher: SessionEventsPublisher,
+): RunnerManager {
+  const { config, runtime } = deps;
+  const logger = runtime.logger;
+  // The gauges read the manager at scrape time, once it exists.
+  const metrics = createAdapterMetrics(runtime.metrics.registry, () => manager.counts());
+  const scheduler = createBeatScheduler({
+    ...clocks,
+    maxConcurrent: config.MAX_CONCURRENT_REQUESTS,
+    logger,
+    onStart: (lateMs) => metrics.beatDelay(lateMs / 1_000),
+  });
+  const transport = deps.transport === undefined ? {} : { transport: deps.transport };
+  const manager: RunnerManager = new RunnerManager({
+    ...clocks,
+    ...transport,
+    client: createRunnerClient(transport),
+    bootstrap: deps.bootstrap,
+    nodeUrl: config.NODE_URL,
+    metrics,
+    logger,
+    random: deps.random ?? Math.random,
+    maxRequestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    o2rKeepaliveTimeoutMs: config.O2R_KEEPALIVE_TIMEOUT_MS,
+    o2rSlots: new O2RSlots(config.O2R_MAX_SUBSCRIPTIONS),
+    publisher,
+    scheduler,
+    defaultIntervalMs: config.DEFAULT_HEARTBEAT_INTERVAL,
+    store: createRegistrationStore({ redis, prefix: config.STATE_PREFIX, logger }),
+  });
+  return manager;
+}
+
+/** Reads the bootstrap secret (exact bytes, registered with the log scrubber); throws when unusable. */
+function readBootstrap({ config, runtime }: ServiceContext<AdapterConfig>, seams: AdapterSeams) {
+  return loadBootstrapSecret(config.BOOTSTRAP_SECRET_FILE, {
+    secrets: runtime.secrets,
+    now: seams.now ?? Date.now,
+    ...(seams.bootstrapReloadIntervalMs === undefined
+      ? {}
+      : { minReloadIntervalMs: seams.bootstrapReloadIntervalMs }),
+    onReloadError: (error) =>
+      runtime.logger.error({ err: error }, 'bootstrap secret file unusable; keeping the old value'),
+  });
+}
+
+/**
+ * Builds the adapter for `startService`: reads the bootstrap secret, checks Redis (throws
+ * `RedisPreflightError` when it could lose jobs), restores the saved registrations (they resume
+ * heartbeating with their saved credentials) and creates the workers paused; they start taking jobs
+ * once the port is open. Every step's shutdown hook is registered in its phase.
+ */
+export async function composeAdapter(
+  context: ServiceContext<AdapterConfig>,
+  seams: AdapterSeams = {},
+): Promise<AdapterWiring> {
+  const { config, runtime } = context;
+  const logger = runtime.logger;
+  const deps: AdapterServiceDeps = { ...context, ...seams, bootstrap: readBootstrap(context, seams) };
+  const clocks = { now: seams.now ?? Date.now, schedule: seams.schedule ?? realSchedule };
+  const redis = openRedisPair(config.REDIS_URL, runtime);
+  await preflightRedis(redis.worker);
+  const prefix = config.QUEUE_PREFIX;
+  const producer = createProducer(SESSION_EVENTS_QUEUE, { connection: redis.producer, prefix, logger });
+  const manager = buildManager(deps, clocks, redis.worker, createSessionEventsPublisher(producer));
+  await manager.load();
+  const workerDeps = { connection: redis.worker, prefix, logger, autorun: false };
+  // A command waiting for Node must not hold the worker's close (which waits for active jobs).
+  const stopping = new AbortController();
+  const commands = { manager, ...clocks, timeoutMs: config.COMMAND_TIMEOUT_MS, signal: stopping.signal };
+  const workers: TypedWorker[] = [
+    createInstanceEventsWorker(manager, workerDeps),
+    createAdapterCommandsWorker(commands, workerDeps),
+  ];
+  const steps: Array<[Parameters<Shutdown['register']>[0], string, () => Promise<unknown>]> = [
+    ['readiness', 'commands', async () => stopping.abort()],
+    ['workers', 'job-workers', () => Promise.all(workers.map((worker) => worker.close()))],
+    ['informers', 'registrations', () => manager.stop()],
+    ['queues', 'session-events', () => producer.close()],
+  ];
+  steps.forEach(([phase, name, hook]) => runtime.shutdown.register(phase, name, hook));
+  return {
+    app: createApp({ ...runtime, runners: manager }),
+    manager,
+    afterListen: [{ name: 'job-workers', run: () => workers.forEach((worker) => void worker.worker.run()) }],
+    readyFields: () => ({ nodeUrl: config.NODE_URL, registrations: manager.list().length }),
+    async stop() {
+      for (const [, , hook] of steps) await hook();
+      await Promise.all([redis.producer.quit(), redis.worker.quit()]);
+    },
+  };
+}
