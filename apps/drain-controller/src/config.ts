@@ -1,28 +1,14 @@
 import { MAX_QUIET_PERIOD_MS, drainDurationSchema, DrainWindowSchema } from '@sandbox/protocol';
-import {
-  durationMsField,
-  hostField,
-  listenPortField,
-  logLevelField,
-  nodeEnvField,
-} from '@sandbox/service-kit';
+import { baseEnvSchema, durationMsField } from '@sandbox/service-kit';
 import { z } from 'zod';
 
-export const DrainConfigSchema = z
-  .object({
-    PORT: listenPortField(7103),
-    HOST: hostField(),
-    REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6390'),
-    /** BullMQ key prefix shared with the adapter and the dashboard. Persistent. */
-    QUEUE_PREFIX: z.string().min(1).default('bull'),
+export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
+  .extend({
     /** Prefix of the drain records. Persistent: changing it forgets every drain, an active one too. */
     KEY_PREFIX: z
       .string()
       .regex(/^[a-z0-9:_-]{1,40}$/)
       .default('sandbox:drain'),
-    LOG_LEVEL: logLevelField(),
-    NODE_ENV: nodeEnvField(),
-    SHUTDOWN_TIMEOUT_MS: durationMsField(20_000, 1_000),
     REDIS_STARTUP_TIMEOUT_MS: durationMsField(30_000, 1_000),
 
     /** The adapter's API: where the sessions Node reports per runner are read. */

@@ -1,17 +1,18 @@
 // One spec file's world: real Redis, the Node simulator (restartable), the real adapter as a child
 // process, an SSE instance backend, and the drain-controller in-process with an adjustable clock.
 import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INSTANCE_EVENTS_QUEUE, type DrainRecord, type RunnersResponse } from '@sandbox/protocol';
 import { createProducer, createRedisConnection, type Producer } from '@sandbox/queue';
-import { boundPort, createServiceRuntime } from '@sandbox/service-kit';
+import { boundPort, startService } from '@sandbox/service-kit';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { DrainConfigSchema } from '../config';
-import { startDrainController, type DrainController } from '../drain-controller';
+import { composeDrainController, type DrainParts } from '../service';
 import { createDriver } from '../drivers/create-driver';
 import { ADAPTER_MAIN, spawnChild, startSupervisedSim, type Child, type SupervisedSim } from './processes';
 import { startSseBackend, type SseBackend } from './sse-backend';
@@ -36,7 +37,7 @@ export interface RedisFixture {
 
 /** A drain-controller running in this process. */
 export interface RunningController {
-  readonly controller: DrainController;
+  readonly parts: DrainParts;
   readonly url: string;
   logs(): string;
   stop(): Promise<void>;
@@ -144,6 +145,7 @@ export async function startDrainWorld(name: string, kit: TestKit): Promise<Drain
     PORT: '0',
     LOG_LEVEL: 'debug',
     NODE_ENV: 'test',
+    DRAIN_DELAY_MS: '0',
     ...env,
   });
 
@@ -174,25 +176,30 @@ export async function startDrainWorld(name: string, kit: TestKit): Promise<Drain
     },
     controllerEnv,
     async startController(env = {}) {
-      const config = DrainConfigSchema.parse(controllerEnv(env));
       const lines: string[] = [];
-      const runtime = createServiceRuntime({
-        svc: 'drain-controller',
-        logLevel: config.LOG_LEVEL,
-        nodeEnv: config.NODE_ENV,
-        shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      let parts: DrainParts | undefined;
+      const { runtime, server } = await startService({
+        name: 'drain-controller',
+        configSchema: DrainConfigSchema,
+        env: controllerEnv(env),
+        compose: (context) =>
+          composeDrainController(
+            context,
+            { driver: createDriver(context.config, childEnv({})), now },
+            (exposed) => (parts = exposed),
+          ),
         destination: { write: (line: string) => void lines.push(line) },
+        signals: new EventEmitter(),
         exit: () => undefined,
       });
-      const driver = createDriver(config, childEnv({}));
-      const controller = await startDrainController({ config, runtime, driver, now });
+      if (parts === undefined) throw new Error('the controller exposed no parts');
       const running: RunningController = {
-        controller,
-        url: `http://127.0.0.1:${boundPort(controller.server)}`,
+        parts,
+        url: `http://127.0.0.1:${boundPort(server)}`,
         logs: () => lines.join(''),
         async stop() {
           controllers.delete(running);
-          controller.server.closeAllConnections();
+          server.closeAllConnections();
           await runtime.shutdown.run('spec done', 0);
         },
       };
