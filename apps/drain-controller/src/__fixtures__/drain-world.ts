@@ -67,7 +67,11 @@ export interface DrainWorld {
   close(): Promise<void>;
 }
 
-export async function startDrainWorld(name: string, kit: TestKit): Promise<DrainWorld> {
+export async function startDrainWorld(
+  name: string,
+  kit: TestKit,
+  options: { heartbeat?: { interval: string; ttl: string } } = {},
+): Promise<DrainWorld> {
   const { waitFor, findFreePort, baseEnv } = kit;
   const childEnv = (env: Record<string, string>) => ({ ...baseEnv, ...env });
   const prefix = `${name}-${randomBytes(4).toString('hex')}`;
@@ -84,6 +88,7 @@ export async function startDrainWorld(name: string, kit: TestKit): Promise<Drain
     secretFile,
     runnerGrants: [`127.0.0.1:${backend.port}`],
     baseEnv,
+    ...(options.heartbeat === undefined ? {} : { heartbeat: options.heartbeat }),
   });
   await waitFor(
     () =>

@@ -62,12 +62,15 @@ export function startSupervisedSim(options: {
   secretFile: string;
   runnerGrants: string[];
   baseEnv: Record<string, string>;
+  /** Go durations. @defaultValue 500ms / 2s, so specs see re-registrations quickly */
+  heartbeat?: { interval: string; ttl: string };
 }): SupervisedSim {
   const simArgs = [
     ...['--import', 'tsx', SIM_MAIN],
     ...['--listen', `127.0.0.1:${options.port}`, '--metrics-listen', `127.0.0.1:${options.metricsPort}`],
     ...['--bootstrap-secret-file', options.secretFile],
-    ...['--heartbeat-interval', '500ms', '--heartbeat-ttl', '2s', '--log-level', 'warn'],
+    ...['--heartbeat-interval', options.heartbeat?.interval ?? '500ms'],
+    ...['--heartbeat-ttl', options.heartbeat?.ttl ?? '2s', '--log-level', 'warn'],
     ...options.runnerGrants.flatMap((grant) => ['--runner-grant', grant]),
   ];
   const supervised = spawnChild(
