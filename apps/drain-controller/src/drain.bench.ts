@@ -101,11 +101,11 @@ try {
   console.log(`drain.runners: ${RUNNERS} count`);
   console.log(`drain.heartbeat_interval: ${HEARTBEAT_MS} ms`);
   summary(
-    'last session ended to replacing',
+    'drain.last_session_to_replacing',
     results.map((result) => result.toReplacing),
   );
   summary(
-    'node ready to every runner re-registered',
+    'drain.node_ready_to_all_registered',
     results.map((result) => result.toRegistered),
   );
 } finally {
