@@ -80,6 +80,10 @@ describe('a drain', () => {
     await waitFor(async () => sse.events() >= flowing + 10, { description: 'events during the drain' });
     const seen = await world.waitPhase(controller.url, id, ['draining']);
     expect(seen.sessions).toMatchObject({ total: 1, byApp: { echo: 1 } });
+    const metrics = await (await fetch(`${controller.url}/metrics`)).text();
+    expect(metrics).toMatch(/^drain_phase\{phase="draining",svc="drain-controller"\} 1$/mu);
+    expect(metrics).toMatch(/^drain_sessions_remaining\{app="echo",svc="drain-controller"\} 1$/mu);
+    expect(metrics).toMatch(/^drain_seconds_to_deadline\{svc="drain-controller"\} 3[56]\d\d/mu);
     expect(sse.endedAt()).toBeUndefined();
     expect(world.sim.pid()).toBe(pidBefore);
 
@@ -110,6 +114,7 @@ describe('a drain', () => {
     // Closing the stream does not end a session at Node: only the client's stop (or a drain) does.
     expect(await stopSession('drain-i-2', again.sessionId)).toBe(200);
     expect(controller.logs()).toContain('"msg":"drain phase changed"');
+    expect(controller.logs()).not.toContain(world.secret);
   }, 120_000);
 
   it('moves on as soon as the last session ends', async () => {

@@ -49,6 +49,8 @@ export interface DrainWorld {
   readonly backend: SseBackend;
   readonly adapterUrl: string;
   readonly prefix: string;
+  /** Node's bootstrap secret (a canary: it must never show in the controller's logs or jobs). */
+  readonly secret: string;
   /** Moves the controllers' clock (never the real one). */
   advanceClock(ms: number): void;
   now(): number;
@@ -77,7 +79,8 @@ export async function startDrainWorld(
   const prefix = `${name}-${randomBytes(4).toString('hex')}`;
   const dir = await mkdtemp(join(tmpdir(), 'drain-spec-'));
   const secretFile = join(dir, 'bootstrap-secret');
-  await writeFile(secretFile, `canary-bootstrap-${randomBytes(12).toString('hex')}`, { mode: 0o600 });
+  const secret = `canary-bootstrap-${randomBytes(12).toString('hex')}`;
+  await writeFile(secretFile, secret, { mode: 0o600 });
   const redis = await kit.startRedis();
   const backend = await startSseBackend();
   const [port, metricsPort, adapterPort] = [await findFreePort(), await findFreePort(), await findFreePort()];
@@ -160,6 +163,7 @@ export async function startDrainWorld(
     backend,
     adapterUrl,
     prefix,
+    secret,
     advanceClock: (ms) => (offset += ms),
     now,
     async addInstances(ids) {
