@@ -1,0 +1,2 @@
+export * from './evaluation-report.schema';
+export * from './verifier-api.schema';
