@@ -20,3 +20,5 @@ export * from './lifecycle/shutdown';
 export * from './lifecycle/signals';
 export * from './lifecycle/service-runtime';
 export * from './http/bearer-auth';
+export * from './config/base-env';
+export * from './service/start-service';

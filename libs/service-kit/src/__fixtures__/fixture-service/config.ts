@@ -1,22 +1,13 @@
 // Configuration of the fixture service the process-level specs start.
 import { z } from 'zod';
-import {
-  durationMsField,
-  flagField,
-  hostField,
-  listenPortField,
-  logLevelField,
-  nodeEnvField,
-  secretFilePathField,
-} from '../../index';
+import { baseEnvSchema, flagField, secretFilePathField } from '../../index';
 
-export const FixtureConfigSchema = z.object({
+export const FixtureConfigSchema = baseEnvSchema({
+  port: 0,
+  shutdownTimeoutMs: 10_000,
+  drainDelayMs: 0,
+}).extend({
   FIXTURE_NAME: z.string().min(1),
-  PORT: listenPortField(0),
-  HOST: hostField(),
-  LOG_LEVEL: logLevelField(),
-  NODE_ENV: nodeEnvField(),
-  SHUTDOWN_TIMEOUT_MS: durationMsField(10_000, 1),
   /** A readiness-phase hook that holds the shutdown until `POST /release` is called. */
   FIXTURE_HOLD_SHUTDOWN: flagField(false),
   /** A workers-phase hook that never finishes, to prove the hard timeout. */

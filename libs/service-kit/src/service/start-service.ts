@@ -1,0 +1,137 @@
+import type { RequestListener, Server } from 'node:http';
+import type { DestinationStream } from 'pino';
+import type { z } from 'zod';
+import type { BaseEnv } from '../config/base-env';
+import { formatConfigFailure, loadConfig, processConfigIo } from '../config/load-config';
+import type { ConfigIo, Env } from '../config/load-config';
+import { createServiceRuntime, serveHttp } from '../lifecycle/service-runtime';
+import type { ServiceRuntime } from '../lifecycle/service-runtime';
+import { installSignalHandlers } from '../lifecycle/signals';
+import type { SignalSource } from '../lifecycle/signals';
+
+/** One named step of a service's start; runs once, in the order given. Throwing fails the start. */
+export interface StartHook {
+  name: string;
+  run(): unknown;
+}
+
+/** What `compose` receives: the parsed configuration and the process-wide runtime. */
+export interface ServiceContext<C extends BaseEnv> {
+  config: C;
+  runtime: ServiceRuntime;
+}
+
+/** What a service's `compose` returns: its HTTP app and the steps that start it. */
+export interface ServiceWiring {
+  /** The service's HTTP app (normally from `createHttpApp`); the kit listens with it. */
+  app: RequestListener;
+  /** Run in order before the listener opens (Redis preflight, loading state). */
+  start?: readonly StartHook[];
+  /**
+   * Run in order once the port is open, before readiness turns on: long recoveries that must not hold
+   * `/healthz` (liveness) hostage. Readiness stays 503 until the last one finished.
+   */
+  afterListen?: readonly StartHook[];
+  /** Fields of the `service ready` log line (never secrets). */
+  readyFields?: () => Record<string, unknown>;
+}
+
+/** How a service is built; see {@link startService}. */
+export interface ServiceDefinition<S extends z.ZodType<BaseEnv>> {
+  /** The service's name: the logger's `svc` and the metrics' prefix. */
+  name: string;
+  /** The env schema: `baseEnvSchema({ port }).extend({ ... })`. */
+  configSchema: S;
+  /** The environment (the service's `processEnv()` from its config.ts). */
+  env: Env;
+  /**
+   * Builds the parts of the service. Each part registers its own shutdown hooks
+   * (`runtime.shutdown.register(phase, name, hook)`) and readiness checks as it is created, so what
+   * was built is closed even when a later part fails.
+   */
+  compose(context: ServiceContext<z.output<S>>): ServiceWiring | Promise<ServiceWiring>;
+  /** Process seams for tests. @defaultValue the real process (stderr, `process.exit`, stdout, signals) */
+  io?: ConfigIo;
+  signals?: SignalSource;
+  destination?: DestinationStream;
+  exit?: (code: number) => void;
+}
+
+/** A started service (returned for tests; `main.ts` ignores it). */
+export interface StartedService<C extends BaseEnv> {
+  config: C;
+  runtime: ServiceRuntime;
+  server: Server;
+}
+
+/**
+ * The one entry of every service's `main.ts`:
+ *
+ * 1. parses the environment once with `configSchema`; on any problem it writes every issue (never a
+ *    value) as one JSON line to stderr and exits 1 before anything else exists, so no port opens;
+ * 2. creates the runtime (logger, health, metrics, shutdown) and installs the signal handlers
+ *    (SIGTERM/SIGINT → shutdown, once);
+ * 3. runs `compose`, then the `start` hooks in order; listens on `HOST:PORT` (the listener closes in the
+ *    `http` shutdown phase, `DRAIN_DELAY_MS` after readiness turned 503); runs the `afterListen` hooks;
+ *    marks the service ready and logs `service ready`.
+ *
+ * If anything in step 3 throws, the error is logged and the shutdown runs with exit code 1 (closing
+ * what the parts registered); the promise then rejects with that error.
+ */
+export async function startService<S extends z.ZodType<BaseEnv>>(
+  definition: ServiceDefinition<S>,
+): Promise<StartedService<z.output<S>>> {
+  const config = parseServiceConfig(definition.configSchema, definition.env, definition.io);
+  const runtime = createServiceRuntime({
+    svc: definition.name,
+    logLevel: config.LOG_LEVEL,
+    nodeEnv: config.NODE_ENV,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    ...(definition.destination === undefined ? {} : { destination: definition.destination }),
+    ...(definition.exit === undefined ? {} : { exit: definition.exit }),
+  });
+  installSignalHandlers(definition.signals ?? process, runtime);
+  try {
+    const wiring = await definition.compose({ config, runtime });
+    await runHooks(runtime, wiring.start ?? []);
+    const server = await serveHttp(runtime, wiring.app, {
+      port: config.PORT,
+      host: config.HOST,
+      drainDelayMs: config.DRAIN_DELAY_MS,
+    });
+    await runHooks(runtime, wiring.afterListen ?? []);
+    runtime.health.markReady();
+    runtime.logger.info(wiring.readyFields?.() ?? {}, 'service ready');
+    return { config, runtime, server };
+  } catch (error) {
+    runtime.logger.fatal({ err: error }, 'service failed to start');
+    await runtime.shutdown.run('start-up failed', 1);
+    throw error;
+  }
+}
+
+/**
+ * {@link loadConfig} plus the rules of the base schema that span fields: the drain delay must leave
+ * the shutdown time to close everything.
+ */
+export function parseServiceConfig<S extends z.ZodType<BaseEnv>>(
+  schema: S,
+  env: Env,
+  io: ConfigIo = processConfigIo,
+): z.output<S> {
+  const config = loadConfig(schema, env, io);
+  if (config.DRAIN_DELAY_MS >= config.SHUTDOWN_TIMEOUT_MS) {
+    io.writeError(
+      formatConfigFailure([{ path: 'DRAIN_DELAY_MS', message: 'must be shorter than SHUTDOWN_TIMEOUT_MS' }]),
+    );
+    return io.exit(1);
+  }
+  return config;
+}
+
+async function runHooks(runtime: ServiceRuntime, hooks: readonly StartHook[]): Promise<void> {
+  for (const hook of hooks) {
+    runtime.logger.debug({ hook: hook.name }, 'start hook');
+    await hook.run();
+  }
+}
