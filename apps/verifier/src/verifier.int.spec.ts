@@ -241,6 +241,54 @@ describe('verifier against the paid Node simulator', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('ends the session of a run cut short by a shutdown and records it as a platform attempt', async () => {
+    const keyPrefix = `${verifier.config.KEY_PREFIX.slice(0, 30)}:stop`;
+    const second = await startVerifier(
+      {
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: `${prefix}-stop`,
+        KEY_PREFIX: keyPrefix,
+        NODE_URL: node.url,
+        SIGNER_URL: gate.url,
+        TRANSFER_SECONDS: '0.3',
+        WARMUP_SECONDS: '0',
+        HASH_SHARES: '40',
+        HASH_DIFFICULTY_BITS: '8',
+        PAYMENT_INTERVAL_MS: '250',
+      },
+      {
+        signerCredential: SIGNER_CREDENTIAL,
+        signingKeyHex: KEY_HEX,
+        newSeed: () => Buffer.from(CANARY_SEED),
+      },
+    );
+    faulty.setFault('hang-hash');
+    try {
+      await fetch(`${second.base}/v1/evaluations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ target: { app: 'eval-faulty', runnerId: 'faulty-1' } }),
+      });
+      await waitFor(() => second.log.text().includes('"session reserved"') || undefined, {
+        description: 'the run to reserve its session',
+        timeoutMs: 20_000,
+      });
+      await waitFor(() => faulty.hashesWaiting() > 0 || undefined, { description: 'the hash step to start' });
+    } finally {
+      await second.stop();
+      faulty.setFault('none');
+    }
+    expect(second.log.text()).toContain('"session stopped"');
+    const stored = JSON.parse((await inspect.get(`${keyPrefix}:target:faulty-1`)) ?? '{}') as TargetStatus;
+    expect(stored.attempts[0]).toMatchObject({ attribution: 'platform', reasonCode: 'verifier-stopping' });
+    await waitFor(
+      async () =>
+        (await (await fetch(`${node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
+        undefined,
+      { description: 'Node to have no session left' },
+    );
+  });
+
   it('never lets the seed, session tokens or the signer credential into logs, reports, metrics or Redis', async () => {
     const seedHex = CANARY_SEED.toString('hex');
     const metrics = await (await fetch(`${verifier.base}/metrics`)).text();

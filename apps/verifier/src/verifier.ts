@@ -77,6 +77,9 @@ export function composeVerifier(
   });
   shutdown.register('queues', 'evaluations', () => producer.close());
   const metrics = createVerifierMetrics(runtime.metrics.registry);
+  // Runs in progress end at once on shutdown (their sessions stopped), so the worker closes in time.
+  const stopping = new AbortController();
+  shutdown.register('readiness', 'abort-runs', () => stopping.abort());
   const plan = {
     latencyProbes: config.LATENCY_PROBES,
     transferSeconds: config.TRANSFER_SECONDS,
@@ -108,6 +111,7 @@ export function composeVerifier(
         logger,
         wallNow,
         monoNow,
+        stopSignal: stopping.signal,
         ...(seams.newSeed ? { newSeed: seams.newSeed } : {}),
       }),
     buildReport: (record) =>

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { findShares, Keystream } from '@sandbox/evaluation-report';
 
 /** How a misbehaving target goes wrong. */
-export type Fault = 'none' | 'wrong-shares' | 'altered-bytes' | 'truncated' | 'reset-upload' | 'hash-5xx';
+export type Fault =
+  'none' | 'wrong-shares' | 'altered-bytes' | 'truncated' | 'reset-upload' | 'hash-5xx' | 'hang-hash';
 
 async function body(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -28,12 +29,20 @@ async function download(req: IncomingMessage, res: ServerResponse, fault: Fault)
   pump();
 }
 
+const waiting = new Set<ServerResponse>();
+
 async function hash(req: IncomingMessage, res: ServerResponse, fault: Fault): Promise<void> {
   const request = JSON.parse((await body(req)).toString()) as {
     seed: string;
     difficultyBits: number;
     shares: number;
   };
+  // Hangs until the client gives up (or the server closes).
+  if (fault === 'hang-hash') {
+    waiting.add(res);
+    res.once('close', () => waiting.delete(res));
+    return;
+  }
   if (fault === 'hash-5xx') {
     res.writeHead(503).end();
     return;
@@ -95,6 +104,8 @@ export async function startFaultyResponder() {
     url: `http://127.0.0.1:${port}`,
     port,
     setFault: (next: Fault) => void (fault = next),
+    /** Hash requests left hanging now. */
+    hashesWaiting: () => waiting.size,
     /** Every session token Node injected, to check none of them leaks. */
     sessionTokens: () => [...tokens],
     close: async () => {

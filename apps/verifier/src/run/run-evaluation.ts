@@ -9,7 +9,7 @@ import { measureHashRate } from '../plan/hash.step';
 import { measureLatency } from '../plan/latency.step';
 import type { Plan, StepContext } from '../plan/plan';
 import { measureUpload } from '../plan/upload.step';
-import { platformFault, RunFault } from './faults';
+import { platformFault, RunFault, targetFault } from './faults';
 import { ReliabilityCounter } from './reliability';
 import type { Measurements, RunRecord } from './run-record';
 
@@ -27,6 +27,8 @@ export interface RunDeps {
   monoNow: () => number;
   /** @defaultValue 32 bytes of `crypto.randomBytes` */
   newSeed?: () => Uint8Array;
+  /** Aborted when the verifier shuts down: the run ends its session and is recorded as `platform`. */
+  stopSignal?: AbortSignal;
 }
 
 /** Tops the session up every interval; the first failure is kept, so it wins over what it causes. */
@@ -72,7 +74,9 @@ export async function runEvaluation(job: RunEvaluation, deps: RunDeps): Promise<
     fault: undefined,
   };
   const runController = new AbortController();
-  const deadline = setTimeout(() => runController.abort(), deps.plan.runTimeoutMs);
+  const deadline = setTimeout(() => runController.abort('deadline'), deps.plan.runTimeoutMs);
+  const onStop = () => runController.abort('stopping');
+  deps.stopSignal?.addEventListener('abort', onStop, { once: true });
   let paymentFault: RunFault | undefined;
   let session: NodeSession | undefined;
   let stopPayments: (() => Promise<void>) | undefined;
@@ -93,14 +97,22 @@ export async function runEvaluation(job: RunEvaluation, deps: RunDeps): Promise<
       error instanceof RunFault ? error : platformFault('verifier-error', 'the run failed', error);
   } finally {
     clearTimeout(deadline);
+    deps.stopSignal?.removeEventListener('abort', onStop);
     await stopPayments?.();
     await session?.stop();
     seed.fill(0);
   }
-  // A failed top-up releases the session, so whatever failed after it is its consequence.
-  if (paymentFault && record.fault) record.fault = paymentFault;
+  // A failed top-up releases the session, so whatever failed after it is its consequence; so does
+  // whatever failed once the run was cut short by its deadline or by the verifier stopping.
+  if (record.fault && runController.signal.aborted) record.fault = abortFault(runController.signal.reason);
+  else if (paymentFault && record.fault) record.fault = paymentFault;
   record.finishedAt = deps.wallNow();
   return record;
+}
+
+function abortFault(reason: unknown): RunFault {
+  if (reason === 'stopping') return platformFault('verifier-stopping', 'the verifier stopped during the run');
+  return targetFault('run-timeout', 'the run exceeded its time limit', 'timeout');
 }
 
 function runDeps(deps: RunDeps, record: RunRecord) {
