@@ -51,7 +51,7 @@ const COMMANDS = {
       return runNode([bin('eslint'), '--max-warnings=0', '.', ...args]);
     },
   },
-  typecheck: { debian: false, run: () => runNode([bin('tsc'), '-p', 'tsconfig.json']) },
+  typecheck: { debian: false, run: ([project]) => runNode([bin('tsc'), '-p', typecheckConfig(project)]) },
   build: {
     debian: false,
     run: () => {
@@ -161,6 +161,25 @@ function relaySignals(child) {
       if (child.exitCode === null) child.kill(signal);
     });
   }
+}
+
+/**
+ * The tsconfig to check: the whole repository's, or for one project folder (`typecheck apps/adapter`,
+ * as Nx's typecheck target runs it) a generated one with the same options over that folder alone.
+ */
+function typecheckConfig(project) {
+  if (!project) return 'tsconfig.json';
+  const folder = join(ROOT, project);
+  if (!existsSync(folder)) fail(`typecheck: no such folder: ${project}`);
+  const config = join(ROOT, 'node_modules', '.cache', 'typecheck', `${project.replaceAll('/', '__')}.json`);
+  mkdirSync(dirname(config), { recursive: true });
+  const body = {
+    extends: join(ROOT, 'tsconfig.base.json'),
+    include: [join(folder, '**', '*.ts')],
+    exclude: [join(folder, '**', 'node_modules'), join(folder, '**', 'dist')],
+  };
+  writeFileSync(config, `${JSON.stringify(body, null, 2)}\n`);
+  return config;
 }
 
 function nxEnv() {

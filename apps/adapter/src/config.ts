@@ -1,12 +1,5 @@
 import { HttpUrlSchema, PositiveGoDurationMsSchema } from '@sandbox/protocol';
-import {
-  durationMsField,
-  hostField,
-  listenPortField,
-  logLevelField,
-  nodeEnvField,
-  secretFilePathField,
-} from '@sandbox/service-kit';
+import { baseEnvSchema, durationMsField, secretFilePathField } from '@sandbox/service-kit';
 import { z } from 'zod';
 
 /** Node's runner-facing base URL: absolute http(s), no user info, query or fragment. */
@@ -18,12 +11,7 @@ const NodeUrlSchema = HttpUrlSchema.refine(
   { message: 'must not contain user info, a query or a fragment' },
 );
 
-export const AdapterConfigSchema = z.object({
-  PORT: listenPortField(7102),
-  HOST: hostField(),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6390'),
-  /** BullMQ key prefix shared by every service. */
-  QUEUE_PREFIX: z.string().min(1).default('bull'),
+export const AdapterConfigSchema = baseEnvSchema({ port: 7102, shutdownTimeoutMs: 15_000 }).extend({
   /** Prefix of the adapter's own Redis keys (registrations, credentials, drain mode). Persistent. */
   STATE_PREFIX: z
     .string()
@@ -40,18 +28,15 @@ export const AdapterConfigSchema = z.object({
   /** Reconnect an O2R long-poll after this long without a segment (Node sends keepalives every 10 s). */
   O2R_KEEPALIVE_TIMEOUT_MS: durationMsField(25_000, 1_000),
   /**
-   * O2R long-polls at once. Node serves them from the 256 streaming slots its app traffic also needs,
-   * so with many runners set this below 256 (runners beyond it follow their sessions through
-   * heartbeats, at most one interval late). Default: every runner, as issue 4 asks.
+   * O2R long-polls at once. Node serves them from the same 256 streaming slots as app traffic, so
+   * the default (64) leaves at least 192 slots to clients even with Node's maximum of 256 runners;
+   * runners beyond it learn their sessions from heartbeats, at most one interval late.
    */
-  O2R_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(0).max(10_000).default(256),
+  O2R_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(0).max(10_000).default(64),
   /** Calls to Node in flight at once; below Node's 64 control-request slots. */
   MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(64).default(32),
   /** How long an adapter command may take to show at Node before its job fails and is retried. */
   COMMAND_TIMEOUT_MS: durationMsField(120_000, 1_000),
-  LOG_LEVEL: logLevelField(),
-  NODE_ENV: nodeEnvField(),
-  SHUTDOWN_TIMEOUT_MS: durationMsField(15_000, 1_000),
 });
 
 export type AdapterConfig = z.infer<typeof AdapterConfigSchema>;

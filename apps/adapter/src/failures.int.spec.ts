@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { HeartbeatRuleMessage } from '@sandbox/protocol';
 import { Redis } from 'ioredis';
 import {
   openQueues,
@@ -10,7 +11,7 @@ import {
   type AdapterHarness,
   type AdapterQueues,
 } from './__fixtures__/adapter-harness';
-import { canarySecret, runnerView, startSimWorld, type SimWorld } from './__fixtures__/world';
+import { canarySecret, metricValue, runnerView, startSimWorld, type SimWorld } from './__fixtures__/world';
 
 let redis: RedisFixture;
 let world: SimWorld;
@@ -93,8 +94,28 @@ describe('registration failures', () => {
     });
   });
 
+  it("shows a free app refused by a paid Node: Node's reason in the report, the API and a metric", async () => {
+    await queues.instanceEvents.add('instance-ready', readyEvent('free-on-paid'));
+    const reason = HeartbeatRuleMessage.PositivePriceOnChain;
+    const job = await waitFor(
+      async () =>
+        (await queues.sessionEvents()).find((found) => found.id === 'registration-failed.free-on-paid'),
+      { description: 'registration-failed for the free app', timeoutMs: 15_000 },
+    );
+    expect(job.data).toMatchObject({ instanceId: 'free-on-paid', status: 400, reason });
+    expect(await runnerView(adapter.url, 'free-on-paid')).toMatchObject({
+      state: 'failed',
+      failure: { status: 400, reason },
+    });
+    expect(await metricValue(adapter.url, 'adapter_failed_runners', { status: '400', reason })).toBe(1);
+  });
+
   it('keeps retrying with a wrong bootstrap secret, never reports it as a refused spec, and recovers once the file is fixed', async () => {
-    await wrong.queues.instanceEvents.add('instance-ready', readyEvent('wrong-1'));
+    // Priced: Node checks the price before the credential, and this Node is paid.
+    await wrong.queues.instanceEvents.add(
+      'instance-ready',
+      readyEvent('wrong-1', { price: { usd: '0.01', unit: 'hour' } }),
+    );
     const view = await waitFor(
       async () => {
         const found = await runnerView(wrong.adapter.url, 'wrong-1');

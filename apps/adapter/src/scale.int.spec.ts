@@ -31,7 +31,8 @@ beforeAll(async () => {
   redis = await startRedis();
   world = await startSimWorld({ heartbeatInterval: '2s', heartbeatTtl: '10s' });
   queues = openQueues(redis.url, prefix);
-  adapter = await start();
+  // Every runner on O2R first (above the default), to show what that costs app traffic.
+  adapter = await start({ O2R_MAX_SUBSCRIPTIONS: '256' });
 });
 
 function start(env: Record<string, string> = {}): Promise<AdapterHarness> {

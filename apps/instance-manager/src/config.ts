@@ -1,11 +1,4 @@
-import {
-  durationMsField,
-  flagField,
-  hostField,
-  logLevelField,
-  nodeEnvField,
-  portField,
-} from '@sandbox/service-kit';
+import { baseEnvSchema, durationMsField, flagField } from '@sandbox/service-kit';
 import { z } from 'zod';
 
 const splitList = (text: string) =>
@@ -34,20 +27,12 @@ const labelMap = (fallback: string) =>
 /** Ports of our services, Redis and the Node simulator on this host: refused from every local instance. */
 const DEFAULT_PROTECTED_PORTS = '6379,6390,7100,7101,7102,7103,7104,7105,7106,8935,8936';
 
-export const InstanceManagerConfigSchema = z.object({
-  PORT: portField(7101),
-  HOST: hostField(),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6390'),
-  /** BullMQ key prefix shared with the adapter and dashboard. */
-  QUEUE_PREFIX: z.string().min(1).default('bull'),
+export const InstanceManagerConfigSchema = baseEnvSchema({ port: 7101, shutdownTimeoutMs: 20_000 }).extend({
   /** Prefix of our own Redis keys (specs, instance records). Persistent: changing it forgets every app. */
   KEY_PREFIX: z
     .string()
     .regex(/^[a-z0-9:_-]{1,40}$/)
     .default('sandbox:im'),
-  LOG_LEVEL: logLevelField(),
-  NODE_ENV: nodeEnvField(),
-  SHUTDOWN_TIMEOUT_MS: durationMsField(20_000, 1_000),
 
   DRIVER: z.enum(['local', 'kubernetes']).default('local'),
   /** Names host objects of the local driver. Persistent: changing it orphans running instances. */

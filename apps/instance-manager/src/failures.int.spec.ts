@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { HeartbeatRuleMessage, type AppResource } from '@sandbox/protocol';
 import { createRedisConnection } from '@sandbox/queue';
 import { startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
 import type { RedisFixture } from '@sandbox/testing';
@@ -43,15 +44,21 @@ describe('failures (real Redis, fake host)', () => {
       },
     );
     const [id] = readyIds(await adapter.instanceEvents());
-    await adapter.refuse(String(id));
+    const nodeReason = HeartbeatRuleMessage.PositivePriceOnChain;
+    await adapter.refuse(String(id), nodeReason);
     await waitFor(async () => (await running.store.get(String(id)))?.record.state === 'gone', {
       description: 'refused instance ended',
       timeoutMs: 10_000,
     });
     expect((await running.store.get(String(id)))?.record).toMatchObject({
       outcome: 'failed',
-      reason: 'registration refused (400)',
+      reason: `registration refused by Node (400): ${nodeReason}`,
     });
+    // The app's status names the instance and Node's own reason.
+    const app = (await api.get('/v1/apps/broken').expect(200)).body as AppResource;
+    expect(app.registrationRefusals).toEqual([
+      { instanceId: String(id), status: 400, reason: nodeReason, at: expect.any(String) },
+    ]);
   });
 
   it('never announces an instance whose URL Node would refuse', async () => {

@@ -209,4 +209,52 @@ describe('O2R subscriber', () => {
     expect(messages).toEqual([[{ keep: 'alive' }, 2]]);
     await subscriber.stop();
   });
+  it('keeps reading while a slow handler works, so a burst beyond what Node keeps is not lost', async () => {
+    const channel = new FakeChannel();
+    const handled: number[] = [];
+    let release: () => void = () => undefined;
+    const { clock, events, subscriber } = subscribe(channel, {
+      onMessage: async (_message, seq) => {
+        // The first message blocks its handler (a queue write that hangs) until the burst is over.
+        if (seq === 0) await new Promise<void>((resolve) => (release = resolve));
+        handled.push(seq);
+      },
+    });
+    for (let index = 0; index < 12; index += 1) {
+      channel.publish(reserved(`s${index}`));
+      await clock.settle();
+    }
+    expect(handled).toEqual([]);
+    // The read of the next segment is outstanding while the first is still being handled.
+    expect(channel.reads.at(-1)).toBe(12);
+    expect(subscriber.seq).toBe(0);
+    release();
+    await clock.settle();
+    expect(handled).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(subscriber.seq).toBe(12);
+    expect(events.filter((event) => event.type === 'gap')).toEqual([]);
+    await subscriber.stop();
+  });
+
+  it('reports the end of a channel only after handing over what it read before', async () => {
+    const channel = new FakeChannel();
+    const handled: number[] = [];
+    let release: () => void = () => undefined;
+    const { clock, events, subscriber } = subscribe(channel, {
+      onMessage: async (_message, seq) => {
+        if (seq === 0) await new Promise<void>((resolve) => (release = resolve));
+        handled.push(seq);
+      },
+    });
+    channel.publish(reserved('a'));
+    channel.publish(reserved('b'));
+    await clock.settle();
+    channel.close();
+    await clock.settle();
+    expect(events.filter((event) => event.type === 'end')).toEqual([]);
+    release();
+    expect(await subscriber.done).toBe('closed');
+    expect(handled).toEqual([0, 1]);
+    expect(events.at(-1)).toEqual({ type: 'end', reason: 'closed' });
+  });
 });

@@ -1,7 +1,8 @@
-import { O2RMessageSchema, summarizeZodIssues, type O2RMessage } from '@sandbox/protocol';
+import type { O2RMessage } from '@sandbox/protocol';
 import { realSchedule, type Schedule } from '@sandbox/service-kit';
 import { backoffDelay, type BackoffOptions } from './backoff';
 import { defaultHttpTransport, type HttpTransport } from './http-transport';
+import { O2RDelivery } from './o2r-delivery';
 import { readTrickleSegment, type TrickleReadOutcome } from './trickle-read';
 
 /** Default time without any O2R segment (Node sends a keepalive every 10 s) before reconnecting. */
@@ -25,8 +26,9 @@ export interface O2RSubscriberOptions {
   /** First sequence number to read. @defaultValue 0 (a new channel) */
   startSeq?: number;
   /**
-   * Called for every message, in order. Awaited: the next segment is requested only after it
-   * resolves; if it throws, the same message is delivered again after a backoff.
+   * Called for every message, in order, one at a time; if it throws, the same message is delivered
+   * again after a backoff. Reads do not wait for it: the next segment is already requested while a
+   * message is handled (Node keeps only a few segments).
    */
   onMessage(message: O2RMessage, seq: number): void | Promise<void>;
   onEvent?(event: O2RSubscriberEvent): void;
@@ -45,7 +47,7 @@ export interface O2RSubscriberOptions {
 /** A running O2R subscription. */
 export interface O2RSubscriber {
   readonly url: string;
-  /** The next sequence number it will request (persist this to resume after a restart). */
+  /** The next sequence number not yet handed to `onMessage` (persist this to resume after a restart). */
   readonly seq: number;
   /** When the last segment (keepalive or event) arrived. */
   readonly lastMessageAt: number | undefined;
@@ -61,10 +63,11 @@ type PollOutcome = TrickleReadOutcome | { type: 'lost'; reason: 'keepalive-timeo
 
 /**
  * Follows a runner's O2R trickle channel by long-polling `GET <url>/<seq>`: one message per segment,
- * in order. On 470 (the segment was evicted, or is too far ahead) it resumes from
- * `Lp-Trickle-Latest`; on 404 or a closed channel it ends; on network errors and other statuses it
- * retries with backoff; when no segment arrives for `keepaliveTimeoutMs` (Node publishes a keepalive
- * every 10 s) it drops the request and polls again. Starts at once.
+ * in order. The next segment is always requested as soon as one arrives, before that one is handled.
+ * On 470 (the segment was evicted, or is too far ahead) it resumes from `Lp-Trickle-Latest`; on 404
+ * or a closed channel it ends, after handing over what it read; on network errors and other statuses
+ * it retries with backoff; when no segment arrives for `keepaliveTimeoutMs` (Node publishes a
+ * keepalive every 10 s) it drops the request and polls again. Starts at once.
  */
 export function createO2RSubscriber(options: O2RSubscriberOptions): O2RSubscriber {
   return new O2RSubscription(options);
@@ -76,32 +79,45 @@ class O2RSubscription implements O2RSubscriber {
   seq: number;
   lastMessageAt: number | undefined;
   connected = false;
+  private readSeq: number;
   private readonly base: string;
   private readonly transport: HttpTransport;
   private readonly schedule: Schedule;
   private readonly now: () => number;
   private readonly retry: BackoffOptions;
+  private readonly delivery: O2RDelivery;
   private quietSince: number;
   private stopped = false;
   private current: AbortController | undefined;
-  private wake: (() => void) | undefined;
+  private readonly wakers = new Set<() => void>();
 
   constructor(private readonly options: O2RSubscriberOptions) {
     this.url = options.url;
     this.base = options.url.replace(/\/+$/u, '');
     this.seq = options.startSeq ?? 0;
+    this.readSeq = this.seq;
     this.transport = options.transport ?? defaultHttpTransport;
     this.schedule = options.schedule ?? realSchedule;
     this.now = options.now ?? Date.now;
     this.retry = options.retry ?? { initialMs: 250, maxMs: 5_000 };
     this.quietSince = this.now();
-    this.done = this.loop();
+    this.delivery = new O2RDelivery({
+      onMessage: (message, seq) => options.onMessage(message, seq),
+      onPosition: (seq) => void (this.seq = seq),
+      onGap: (requestedSeq, resumeSeq) => this.emit({ type: 'gap', requestedSeq, resumeSeq }),
+      onInvalid: (seq, issue) => this.emit({ type: 'invalid-message', seq, issue }),
+      onDeliveryFailed: (seq, error) => this.emit({ type: 'delivery-failed', seq, error }),
+      pause: (ms) => this.pause(ms),
+      retry: this.retry,
+    });
+    this.done = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.current?.abort();
-    this.wake?.();
+    for (const wake of [...this.wakers]) wake();
+    this.delivery.finish();
     await this.done;
   }
 
@@ -109,15 +125,24 @@ class O2RSubscription implements O2RSubscriber {
     this.options.onEvent?.(event);
   }
 
-  private async loop(): Promise<O2REndReason | 'stopped'> {
+  /** The reader and the delivery run side by side; an end is reported once everything read was handed over. */
+  private async run(): Promise<O2REndReason | 'stopped'> {
+    const reading = this.readLoop().finally(() => this.delivery.finish());
+    await this.delivery.run(() => this.stopped);
+    const outcome = await reading;
+    if (this.stopped || outcome === 'stopped') return 'stopped';
+    this.emit({ type: 'end', reason: outcome });
+    return outcome;
+  }
+
+  private async readLoop(): Promise<O2REndReason | 'stopped'> {
     let failures = 0;
     while (!this.stopped) {
+      await this.delivery.room();
+      if (this.stopped) break;
       const outcome = await this.pollOnce();
       if (this.stopped) break;
-      if (outcome.type === 'end') {
-        this.emit({ type: 'end', reason: outcome.reason });
-        return outcome.reason;
-      }
+      if (outcome.type === 'end') return outcome.reason;
       if (outcome.type === 'lost' || outcome.type === 'retry') {
         const reason = outcome.type === 'lost' ? outcome.reason : 'status';
         this.emit({
@@ -131,9 +156,14 @@ class O2RSubscription implements O2RSubscriber {
       }
       failures = 0;
       if (outcome.type === 'move') {
-        if (outcome.gap) this.emit({ type: 'gap', requestedSeq: this.seq, resumeSeq: outcome.seq });
-        this.seq = outcome.seq;
-      } else await this.handleSegment(outcome.seq, outcome.text);
+        this.delivery.push({ type: 'move', seq: outcome.seq, gap: outcome.gap, from: this.readSeq });
+        this.readSeq = outcome.seq;
+        continue;
+      }
+      this.lastMessageAt = this.now();
+      this.quietSince = this.lastMessageAt;
+      this.delivery.push({ type: 'segment', seq: outcome.seq, text: outcome.text });
+      this.readSeq = outcome.seq + 1;
     }
     return 'stopped';
   }
@@ -155,7 +185,7 @@ class O2RSubscription implements O2RSubscriber {
     );
     this.connected = true;
     try {
-      return await readTrickleSegment(this.transport, this.base, this.seq, controller.signal);
+      return await readTrickleSegment(this.transport, this.base, this.readSeq, controller.signal);
     } catch {
       if (!watchdogFired) return { type: 'lost', reason: 'network' };
       this.quietSince = this.now();
@@ -167,49 +197,16 @@ class O2RSubscription implements O2RSubscriber {
     }
   }
 
-  private async handleSegment(seq: number, text: string): Promise<void> {
-    this.lastMessageAt = this.now();
-    this.quietSince = this.lastMessageAt;
-    let parsed: ReturnType<typeof O2RMessageSchema.safeParse> | undefined;
-    try {
-      parsed = O2RMessageSchema.safeParse(JSON.parse(text));
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed?.success) await this.deliver(parsed.data, seq);
-    else
-      this.emit({
-        type: 'invalid-message',
-        seq,
-        issue: parsed ? summarizeZodIssues(parsed.error) : 'not JSON',
-      });
-    if (!this.stopped) this.seq = seq + 1;
-  }
-
-  /** Hands a message over until the handler accepts it (or the subscription stops). */
-  private async deliver(message: O2RMessage, seq: number): Promise<void> {
-    for (let attempt = 1; !this.stopped; attempt += 1) {
-      try {
-        await this.options.onMessage(message, seq);
-        return;
-      } catch (error) {
-        this.emit({ type: 'delivery-failed', seq, error });
-        await this.pause(backoffDelay(attempt, this.retry));
-      }
-    }
-  }
-
   /** Waits `ms`, or less if stopped. */
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = this.schedule(() => {
-        this.wake = undefined;
-        resolve();
-      }, ms);
-      this.wake = () => {
+      const wake = () => {
+        this.wakers.delete(wake);
         timer.cancel();
         resolve();
       };
+      const timer = this.schedule(wake, ms);
+      this.wakers.add(wake);
     });
   }
 }

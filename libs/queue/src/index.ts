@@ -26,6 +26,7 @@ export {
   type Producer,
   type ProducerDeps,
 } from './producer';
+export { openRedisPair, type RedisPair, type RedisPairDeps } from './redis-pair';
 export type { RedisCommandClient } from './redis-info';
 export {
   createWorker,

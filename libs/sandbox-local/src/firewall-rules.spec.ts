@@ -35,7 +35,10 @@ describe('buildFirewallScript', () => {
     );
     expect(egress.at(-1)).toBe('-A SBX-abcdefghij-E -j REJECT --reject-with icmp-admin-prohibited');
     expect(egress.some((rule) => rule.endsWith('-j ACCEPT') && !rule.includes('ctstate'))).toBe(false);
-    expect(rules.some((rule) => rule.startsWith('*nat'))).toBe(false);
+    // No DNAT for its packets, and no masquerading for egress none.
+    expect(rules).toContain('-A SBX-abcdefghij-P -j ACCEPT');
+    expect(rules).toContain('-I PREROUTING 1 -i sbxhabcdefghij -j SBX-abcdefghij-P');
+    expect(rules.some((rule) => rule.includes('POSTROUTING') || rule.includes('MASQUERADE'))).toBe(false);
   });
 
   it('accepts public destinations and masquerades them for egress internet, never blocked ranges', () => {

@@ -43,37 +43,85 @@ function egressChainRules(input: FirewallInput): string[] {
   ];
 }
 
+/** One table's part of an instance's rules: chains it declares (which empties them), their rules, the jumps. */
+export interface TableRules {
+  table: 'filter' | 'nat';
+  chains: string[];
+  rules: string[];
+  /** Inserted first in the built-in chains; `-I CHAIN 1 …`. */
+  jumps: string[];
+}
+
+/**
+ * The rules of one instance, per table. Filter: everything the instance sends goes through its egress
+ * chain (INPUT and FORWARD), everything forwarded to it through its ingress chain. Nat: its packets skip
+ * the rest of PREROUTING, so no DNAT or REDIRECT added by another tool applies to them, and with egress
+ * `internet` they are masqueraded to public destinations only.
+ */
+export function instanceRules(input: FirewallInput): TableRules[] {
+  const { names } = input;
+  const filter: TableRules = {
+    table: 'filter',
+    chains: [names.egressChain, names.ingressChain],
+    rules: [
+      ...egressChainRules(input),
+      // Nothing but the host (which reaches the instance directly, not through FORWARD) opens connections to it.
+      `-A ${names.ingressChain} -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT`,
+      `-A ${names.ingressChain} ${REJECT}`,
+    ],
+    jumps: [
+      `-I INPUT 1 -i ${names.hostVeth} -j ${names.egressChain}`,
+      `-I FORWARD 1 -i ${names.hostVeth} -j ${names.egressChain}`,
+      `-I FORWARD 1 -o ${names.hostVeth} -j ${names.ingressChain}`,
+    ],
+  };
+  const internet = input.egress === 'internet';
+  const nat: TableRules = {
+    table: 'nat',
+    chains: [names.preroutingChain, ...(internet ? [names.natChain] : [])],
+    rules: [
+      `-A ${names.preroutingChain} -j ACCEPT`,
+      ...(internet
+        ? [
+            ...input.blockedRanges.map((range) => `-A ${names.natChain} -d ${range} -j RETURN`),
+            `-A ${names.natChain} -j MASQUERADE`,
+          ]
+        : []),
+    ],
+    jumps: [
+      `-I PREROUTING 1 -i ${names.hostVeth} -j ${names.preroutingChain}`,
+      ...(internet ? [`-I POSTROUTING 1 -s ${input.instanceAddress}/32 -j ${names.natChain}`] : []),
+    ],
+  };
+  return [filter, nat];
+}
+
+/**
+ * An `iptables-restore --noflush` script from table parts; `before` lines of a table (deletions of stale
+ * jumps) come first inside its commit, so a table changes in one atomic step.
+ */
+export function tablesScript(
+  tables: readonly TableRules[],
+  before: ReadonlyMap<string, string[]> = new Map(),
+): string {
+  const lines = tables.flatMap((part) => [
+    `*${part.table}`,
+    ...part.chains.map((chain) => `:${chain} - [0:0]`),
+    ...(before.get(part.table) ?? []),
+    ...part.rules,
+    ...part.jumps,
+    'COMMIT',
+  ]);
+  return `${lines.join('\n')}\n`;
+}
+
 /**
  * The `iptables-restore --noflush` script that installs one instance's rules. Declaring a chain in
  * such a script creates it or empties it, so applying the script twice leaves one copy of each rule
  * except the jumps, which callers avoid by removing the instance's rules first.
  */
 export function buildFirewallScript(input: FirewallInput): string {
-  const { names } = input;
-  const lines = [
-    '*filter',
-    `:${names.egressChain} - [0:0]`,
-    `:${names.ingressChain} - [0:0]`,
-    ...egressChainRules(input),
-    // Nothing but the host (which reaches the instance directly, not through FORWARD) opens connections to it.
-    `-A ${names.ingressChain} -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT`,
-    `-A ${names.ingressChain} ${REJECT}`,
-    `-I INPUT 1 -i ${names.hostVeth} -j ${names.egressChain}`,
-    `-I FORWARD 1 -i ${names.hostVeth} -j ${names.egressChain}`,
-    `-I FORWARD 1 -o ${names.hostVeth} -j ${names.ingressChain}`,
-    'COMMIT',
-  ];
-  if (input.egress === 'internet') {
-    lines.push(
-      '*nat',
-      `:${names.natChain} - [0:0]`,
-      ...input.blockedRanges.map((range) => `-A ${names.natChain} -d ${range} -j RETURN`),
-      `-A ${names.natChain} -j MASQUERADE`,
-      `-I POSTROUTING 1 -s ${input.instanceAddress}/32 -j ${names.natChain}`,
-      'COMMIT',
-    );
-  }
-  return `${lines.join('\n')}\n`;
+  return tablesScript(instanceRules(input));
 }
 
 /** Chain names declared in `iptables-save` output, per table. */

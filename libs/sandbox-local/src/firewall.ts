@@ -8,6 +8,8 @@ export interface Firewall {
   removeChains(chains: ReadonlySet<string>): Promise<void>;
   /** Names of all chains in the filter and nat tables. */
   listChains(): Promise<string[]>;
+  /** The current rules of every table, as `iptables-save` prints them. */
+  dump(): Promise<string>;
 }
 
 /** Binaries the firewall uses. */
@@ -36,5 +38,6 @@ export function createFirewall(run: CommandRunner, binaries: FirewallBinaries = 
       const tables = parseChains(await dump());
       return [...(tables.get('filter') ?? []), ...(tables.get('nat') ?? [])];
     },
+    dump,
   };
 }

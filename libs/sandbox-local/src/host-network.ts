@@ -32,10 +32,12 @@ export interface HostNetwork {
   listNamespaces(): Promise<string[]>;
   listVeths(): Promise<string[]>;
   listAddresses(): Promise<HostAddress[]>;
-  /** Allows forwarding of packets that arrive on the interface (per interface, not global). */
-  enableForwarding(interfaceName: string): Promise<void>;
   /** The interface of the host's IPv4 default route, if any. */
   defaultRouteInterface(): Promise<string | undefined>;
+  /** Current values of the given sysctl keys; keys that do not exist (a removed veth) are left out. */
+  readSysctls(keys: readonly string[]): Promise<Map<string, string>>;
+  /** Sets sysctl keys to the given values. */
+  writeSysctls(values: ReadonlyMap<string, string>): Promise<void>;
 }
 
 function ignoreMissing(result: { exitCode: number; stderr: string }, command: string, args: string[]): void {
@@ -121,13 +123,24 @@ export function createHostNetwork(run: CommandRunner): HostNetwork {
         ),
       );
     },
-    async enableForwarding(interfaceName) {
-      await sysctl([`net.ipv4.conf.${interfaceName}.forwarding=1`]);
-    },
     async defaultRouteInterface() {
       const { stdout } = await ip(['-j', '-4', 'route', 'show', 'default']);
       const parsed = stdout.trim() === '' ? [] : (JSON.parse(stdout) as { dev?: string }[]);
       return parsed[0]?.dev;
+    },
+    async readSysctls(keys) {
+      if (keys.length === 0) return new Map();
+      // -e: a key that does not exist is skipped instead of failing the whole read.
+      const { stdout } = await run('sysctl', ['-e', ...keys], { allowFailure: true });
+      const values = new Map<string, string>();
+      for (const line of stdout.split('\n')) {
+        const match = /^(\S+) = (.*)$/.exec(line.trim());
+        if (match?.[1] && match[2] !== undefined) values.set(match[1], match[2]);
+      }
+      return values;
+    },
+    async writeSysctls(values) {
+      if (values.size > 0) await sysctl([...values].map(([key, value]) => `${key}=${value}`));
     },
   };
 }

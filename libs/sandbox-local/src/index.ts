@@ -6,6 +6,7 @@ export { NON_PUBLIC_RANGES } from './firewall-rules';
 export type { EgressPolicy } from './firewall-rules';
 export * from './instance-spec.schema';
 export { InstanceSpecError, InstanceStartError } from './instance-starter';
+export type { IsolationDrift } from './integrity-guard';
 export * from './local-driver';
 export { INSTANCE_ID_PATTERN, newInstanceId } from './naming';
 export * from './readiness';

@@ -13,6 +13,14 @@ describe('InstanceSpecSchema', () => {
     });
   });
 
+  it.each(['oci-archive:app.tar', 'oci-archive:/srv/app.tar', 'dir:rootfs', 'docker-archive:x.tar'])(
+    'refuses the podman transport %s, which would run an image from a host file',
+    (image) => {
+      const result = InstanceSpecSchema.safeParse({ ...valid, image });
+      expect(new Set(result.error?.issues.map((issue) => issue.path.join('.')))).toEqual(new Set(['image']));
+    },
+  );
+
   it('reports every bad field by path', () => {
     const result = InstanceSpecSchema.safeParse({
       image: '--privileged',

@@ -1,3 +1,4 @@
+import { ImageReferenceSchema } from '@sandbox/protocol';
 import { z } from 'zod';
 import { INSTANCE_ID_PATTERN } from './naming';
 
@@ -12,13 +13,6 @@ export const HealthCheckSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('tcp') }),
 ]);
 export type HealthCheck = z.infer<typeof HealthCheckSchema>;
-
-/** Image references as podman accepts them; a leading dash would be read as an option. */
-const ImageReferenceSchema = z
-  .string()
-  .min(1)
-  .max(512)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/, 'not an image reference');
 
 const EnvNameSchema = z
   .string()
@@ -37,6 +31,7 @@ const LabelKeySchema = z
 export const InstanceSpecSchema = z.strictObject({
   /** Chosen by the caller (so it can be recorded before the start) or generated. */
   instanceId: z.string().regex(INSTANCE_ID_PATTERN, 'ten lowercase letters or digits').optional(),
+  /** Registry style only: podman transports (`oci-archive:`, `dir:`) would run images from host files. */
   image: ImageReferenceSchema,
   /** The port the app listens on, on all of the instance's addresses. */
   port: z.int().min(1).max(65535),

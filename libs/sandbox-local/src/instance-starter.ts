@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { CommandRunner } from './command-runner';
 import type { Firewall } from './firewall';
-import { buildFirewallScript, NON_PUBLIC_RANGES } from './firewall-rules';
+import { firewallInputFor, hostNetworks } from './firewall-input';
+import { buildFirewallScript } from './firewall-rules';
+import type { ForwardingLedger } from './forwarding-ledger';
 import type { HostNetwork } from './host-network';
 import { netnsPath } from './host-network';
 import type { InstanceSpec, InstanceSpecInput } from './instance-spec.schema';
@@ -10,9 +12,9 @@ import type { InstanceNames } from './naming';
 import { instanceNames, newInstanceId } from './naming';
 import type { Podman } from './podman';
 import { buildRunArgs } from './podman-args';
-import { endNamespaceProcesses } from './namespace-processes';
+import { createStopper } from './instance-stopper';
 import type { Ipv4Network, SlotAddressing } from './subnet';
-import { formatIpv4, nextFreeSlot, parseIpv4, slotAddressing, slotOf } from './subnet';
+import { nextFreeSlot, slotAddressing, slotOf } from './subnet';
 
 /** The spec was invalid; `issues` lists each bad field by path. */
 export class InstanceSpecError extends Error {
@@ -42,6 +44,9 @@ interface StarterDeps {
   podman: Podman;
   network: HostNetwork;
   firewall: Firewall;
+  ledger: ForwardingLedger;
+  /** Ids of instances being started or stopped; the integrity guard leaves them alone. */
+  busy: Set<string>;
   logger: Logger;
   runtime: string;
   runtimeFlags: readonly string[];
@@ -62,25 +67,34 @@ function parseSpec(input: InstanceSpecInput): InstanceSpec {
   );
 }
 
-/** Start and stop of single instances, with the /30 allocation they need. */
+/** Start (and, through the stopper, stop) of single instances, with the /30 allocation they need. */
 export function createStarter(deps: StarterDeps) {
   const reserved = new Set<number>();
+  const startingInternet = new Set<string>();
   let cursor = 0;
+  const { stop } = createStopper({ ...deps, startingInternet });
+
+  const firewallSettings = {
+    subnet: deps.subnet,
+    subnetText: deps.subnetText,
+    protectedPorts: deps.hostPorts,
+  };
 
   async function allocate(): Promise<{ addressing: SlotAddressing; hostNetworks: string[] }> {
     const addresses = await deps.network.listAddresses();
     const used = new Set(reserved);
-    const hostNetworks: string[] = [];
     for (const entry of addresses) {
       const slot = slotOf(deps.subnet, entry.address);
       if (slot !== undefined) used.add(slot);
-      else hostNetworks.push(networkOf(entry.address, entry.prefixLength));
     }
     const slot = nextFreeSlot(deps.subnet, used, cursor);
     if (slot === undefined) throw new Error('the instance subnet has no free address');
     reserved.add(slot);
     cursor = slot + 1;
-    return { addressing: slotAddressing(deps.subnet, slot), hostNetworks: [...new Set(hostNetworks)] };
+    return {
+      addressing: slotAddressing(deps.subnet, slot),
+      hostNetworks: hostNetworks(addresses, firewallSettings),
+    };
   }
 
   async function build(
@@ -90,18 +104,13 @@ export function createStarter(deps: StarterDeps) {
     hostNetworks: string[],
   ) {
     await deps.network.wire(names, addressing, spec.egress);
-    const blockedRanges = [...NON_PUBLIC_RANGES, deps.subnetText, ...hostNetworks];
-    const script = buildFirewallScript({
-      names,
-      instanceAddress: addressing.instanceAddress,
-      egress: spec.egress,
-      blockedRanges,
-      protectedPorts: deps.hostPorts,
-    });
+    const script = buildFirewallScript(
+      firewallInputFor(names, addressing.instanceAddress, spec.egress, hostNetworks, firewallSettings),
+    );
     await deps.firewall.apply(script);
     if (spec.egress === 'internet') {
       const uplink = deps.egressInterface ?? (await deps.network.defaultRouteInterface());
-      if (uplink) await deps.network.enableForwarding(uplink);
+      if (uplink) await deps.ledger.claim(uplink);
       else deps.logger.warn({ instanceId: names.instanceId }, 'no uplink for internet egress');
     }
     await deps.podman.run(
@@ -121,37 +130,23 @@ export function createStarter(deps: StarterDeps) {
     );
   }
 
-  async function stop(instanceId: string): Promise<void> {
-    const names = instanceNames(deps.prefix, instanceId);
-    const failures: unknown[] = [];
-    // Each step runs even when an earlier one failed, so one stubborn object does not strand the rest.
-    const steps: [string, () => Promise<void>][] = [
-      ['container', () => deps.podman.remove(names.container, deps.stopTimeoutSeconds)],
-      ['sandbox', () => endNamespaceProcesses(deps.run, names.netns).then(() => undefined)],
-      [
-        'firewall',
-        () => deps.firewall.removeChains(new Set([names.egressChain, names.ingressChain, names.natChain])),
-      ],
-      ['network', () => deps.network.remove(names)],
-    ];
-    for (const [step, action] of steps) {
-      try {
-        await action();
-      } catch (error) {
-        deps.logger.error({ instanceId, step, err: error }, 'instance cleanup step failed');
-        failures.push(error);
-      }
-    }
-    if (failures.length > 0)
-      throw new AggregateError(failures, `stopping instance ${instanceId} left objects behind`);
-    deps.logger.info({ instanceId }, 'instance removed');
-  }
-
   async function start(input: InstanceSpecInput) {
     const spec = parseSpec(input);
     const instanceId = spec.instanceId ?? newInstanceId();
     const names = instanceNames(deps.prefix, instanceId);
     const log = deps.logger.child({ instanceId });
+    deps.busy.add(instanceId);
+    if (spec.egress === 'internet') startingInternet.add(instanceId);
+    try {
+      return await startNamed(spec, names, log);
+    } finally {
+      deps.busy.delete(instanceId);
+      startingInternet.delete(instanceId);
+    }
+  }
+
+  async function startNamed(spec: InstanceSpec, names: InstanceNames, log: Logger) {
+    const { instanceId } = names;
     try {
       // Creating the namespace fails when it exists, so two starts of one id never share objects.
       await deps.network.addNamespace(names);
@@ -180,10 +175,4 @@ export function createStarter(deps: StarterDeps) {
   }
 
   return { start, stop, names: (instanceId: string) => instanceNames(deps.prefix, instanceId) };
-}
-
-function networkOf(address: string, prefixLength: number): string {
-  const value = parseIpv4(address);
-  const size = 2 ** (32 - prefixLength);
-  return `${formatIpv4(Math.floor(value / size) * size)}/${prefixLength}`;
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
+import type { CommandRunner } from './command-runner';
+import { runCommand } from './command-runner';
 import type { SandboxDriver, StartedInstance } from './local-driver';
 import { createLocalDriver } from './local-driver';
 import { instanceNames } from './naming';
@@ -8,11 +10,25 @@ import { leftovers } from './test-support/leaks.fixture';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
 import { exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';
 import { evalInInstance } from './test-support/sandbox-probe.fixture';
+import { uniqueHost } from './test-support/unique-host.fixture';
 
-const PREFIX = 'sta';
+/** This run's own names and addresses. */
+const { prefix: PREFIX, subnet: SUBNET } = uniqueHost('sa');
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
 /** What podman and the image put in the environment; everything else must come from the spec. */
 const BASELINE_ENV = ['PATH', 'HOSTNAME', 'HOME', 'TERM', 'container', 'PORT', 'HOST'];
+/** Set in the environment podman runs with, as a manager's own proxy settings: none may reach the app. */
+const HOST_ENV = [
+  'http_proxy=http://proxy-canary-3c9e1a.invalid:3128',
+  'HTTPS_PROXY=http://proxy-canary-3c9e1a.invalid:3128',
+  'no_proxy=proxy-canary-3c9e1a',
+  'FTP_PROXY=http://proxy-canary-3c9e1a.invalid:21',
+];
+/** The real runner, with podman started under {@link HOST_ENV} (`env` sets it for that one process). */
+const runWithProxyEnv: CommandRunner = (command, args, options) =>
+  command === 'podman'
+    ? runCommand('env', [...HOST_ENV, command, ...args], options)
+    : runCommand(command, args, options);
 
 let driver: SandboxDriver;
 let image = '';
@@ -33,7 +49,7 @@ function wsRoundTrip(url: string, message: string): Promise<string> {
 describeAsRoot('local driver with the example app under gVisor', () => {
   beforeAll(async () => {
     image = await exampleImage();
-    driver = createLocalDriver({ logger: testLogger, prefix: PREFIX, subnet: '10.214.1.0/24' });
+    driver = createLocalDriver({ logger: testLogger, prefix: PREFIX, subnet: SUBNET, run: runWithProxyEnv });
     instance = await driver.start(
       exampleSpec(image, { env: { GREETING: 'hello' }, labels: { app: 'example' } }),
     );
@@ -111,6 +127,7 @@ describeAsRoot('local driver with the example app under gVisor', () => {
       ),
     ) as Record<string, string>;
     expect(Object.keys(env).filter((key) => !BASELINE_ENV.includes(key))).toEqual(['GREETING']);
+    expect(JSON.stringify(env)).not.toContain('proxy-canary');
     expect(Object.keys(env).filter((key) => /token|secret|credential|password|key|auth/i.test(key))).toEqual(
       [],
     );
@@ -148,6 +165,14 @@ describeAsRoot('local driver with the example app under gVisor', () => {
   it('cleans up after a start that fails, and reports the failure', async () => {
     await expect(driver.start(exampleSpec('localhost/sandbox-no-such-image:0'))).rejects.toMatchObject({
       name: 'InstanceStartError',
+    });
+    expect((await driver.list()).map((entry) => entry.instanceId)).toEqual([instance.instanceId]);
+  });
+
+  it('refuses podman transports before anything is created on the host', async () => {
+    await expect(driver.start(exampleSpec('oci-archive:app.tar'))).rejects.toMatchObject({
+      name: 'InstanceSpecError',
+      issues: [expect.objectContaining({ path: 'image' })],
     });
     expect((await driver.list()).map((entry) => entry.instanceId)).toEqual([instance.instanceId]);
   });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import type { CommandOptions, CommandResult, CommandRunner } from './command-runner';
 import { CommandError } from './command-runner';
@@ -18,7 +21,10 @@ const ADDRESSES = JSON.stringify([
 ]);
 
 /** A runner that records calls and answers from a script; `fail` names a command prefix that exits 1. */
-function scriptedRunner(fail?: string): { run: CommandRunner; calls: Call[] } {
+function scriptedRunner(
+  fail?: string,
+  answers: Record<string, string> = {},
+): { run: CommandRunner; calls: Call[] } {
   const calls: Call[] = [];
   const run: CommandRunner = async (command, args, options: CommandOptions = {}) => {
     const call: Call = {
@@ -33,6 +39,7 @@ function scriptedRunner(fail?: string): { run: CommandRunner; calls: Call[] } {
       if (options.allowFailure) return { stdout: '', stderr: 'boom', exitCode: 1 };
       throw new CommandError(command, args, 1, 'boom');
     }
+    if (answers[line] !== undefined) return ok(answers[line]);
     if (line === 'ip -j -4 address show') return ok(ADDRESSES);
     if (line === 'iptables-save') return ok('*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n');
     return ok();
@@ -47,11 +54,13 @@ const spec = {
   resources: { cpus: 1, memoryMb: 128 },
 };
 const logger = pino({ level: 'silent' });
+/** Never the real /run/sandbox-local: nothing recorded there, so nothing is restored. */
+const stateDir = join(tmpdir(), `sandbox-local-spec-${process.pid}`);
 
 describe('createLocalDriver', () => {
   it('creates namespace, veth, rules and container in order on the first free /30', async () => {
     const { run, calls } = scriptedRunner();
-    const driver = createLocalDriver({ logger, run, subnet: '10.213.0.0/24', hostPorts: [6379] });
+    const driver = createLocalDriver({ logger, run, stateDir, subnet: '10.213.0.0/24', hostPorts: [6379] });
     await expect(driver.start(spec)).resolves.toEqual({
       instanceId: 'abcdefghij',
       address: '10.213.0.6',
@@ -71,7 +80,7 @@ describe('createLocalDriver', () => {
 
   it('removes everything it created when a later step fails', async () => {
     const { run, calls } = scriptedRunner('podman run');
-    const driver = createLocalDriver({ logger, run });
+    const driver = createLocalDriver({ logger, run, stateDir });
     await expect(driver.start(spec)).rejects.toBeInstanceOf(InstanceStartError);
     const lines = calls.map((call) => [call.command, ...call.args].join(' '));
     expect(lines).toEqual(
@@ -85,21 +94,21 @@ describe('createLocalDriver', () => {
 
   it('touches nothing of an instance whose namespace already exists', async () => {
     const { run, calls } = scriptedRunner('ip netns add');
-    const driver = createLocalDriver({ logger, run });
+    const driver = createLocalDriver({ logger, run, stateDir });
     await expect(driver.start(spec)).rejects.toMatchObject({ name: 'InstanceStartError', step: 'namespace' });
     expect(calls).toHaveLength(1);
   });
 
   it('rejects an invalid spec before running anything', async () => {
     const { run, calls } = scriptedRunner();
-    const driver = createLocalDriver({ logger, run });
+    const driver = createLocalDriver({ logger, run, stateDir });
     await expect(driver.start({ ...spec, port: 70000 })).rejects.toBeInstanceOf(InstanceSpecError);
     expect(calls).toHaveLength(0);
   });
 
   it('stops idempotently and reports a step that really failed after trying the others', async () => {
     const { run, calls } = scriptedRunner('iptables-save');
-    const driver = createLocalDriver({ logger, run });
+    const driver = createLocalDriver({ logger, run, stateDir });
     await expect(driver.stop('abcdefghij')).rejects.toBeInstanceOf(AggregateError);
     expect(calls.map((call) => call.args.slice(0, 2).join(' '))).toEqual([
       'rm --force',
@@ -107,6 +116,45 @@ describe('createLocalDriver', () => {
       '',
       'link delete',
       'netns delete',
+      'ps --all',
     ]);
+  });
+
+  it('records the uplink forwarding before turning it on, and puts it back when the last such instance stops', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-local-ledger-'));
+    try {
+      const { run, calls } = scriptedRunner(undefined, {
+        'sysctl -e net.ipv4.conf.eth9.forwarding': 'net.ipv4.conf.eth9.forwarding = 0\n',
+      });
+      const driver = createLocalDriver({ logger, run, stateDir: dir, egressInterface: 'eth9' });
+      await driver.start({ ...spec, egress: 'internet' });
+      const writes = () => calls.filter((call) => call.args.includes('net.ipv4.conf.eth9.forwarding=1'));
+      expect(writes()).toHaveLength(1);
+      await driver.stop(spec.instanceId);
+      const lines = calls.map((call) => [call.command, ...call.args].join(' '));
+      expect(lines.at(-1)).toBe('sysctl -q -w net.ipv4.conf.eth9.forwarding=0');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('withdraws a running instance whose missing rules cannot be restored', async () => {
+    const labels = {
+      'sandbox.instance': 'abcdefghij',
+      'sandbox.address': '10.213.0.2',
+      'sandbox.port': '8080',
+      'sandbox.egress': 'none',
+      'sandbox.prefix': 'sbx',
+    };
+    const ps = JSON.stringify([{ Names: ['sbx-abcdefghij'], State: 'running', Labels: labels }]);
+    const { run, calls } = scriptedRunner('iptables-restore', {
+      'podman ps --all --filter=label=sandbox.prefix=sbx --format=json': ps,
+    });
+    const driver = createLocalDriver({ logger, run, stateDir });
+    const [drift] = await driver.checkIsolation();
+    expect(drift).toMatchObject({ instanceId: 'abcdefghij', action: 'withdrawn' });
+    expect(drift?.problems.map((problem) => problem.problem)).toContain('chain-missing');
+    const lines = calls.map((call) => [call.command, ...call.args].join(' '));
+    expect(lines).toContain('podman rm --force --ignore --time=5 sbx-abcdefghij');
   });
 });

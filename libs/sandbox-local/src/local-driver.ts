@@ -14,6 +14,10 @@ import { createPodman } from './podman';
 import type { ReadinessOptions, ReadyResult } from './readiness';
 import { waitForReady } from './readiness';
 import { createStarter } from './instance-starter';
+import { createForwardingLedger } from './forwarding-ledger';
+import type { IsolationDrift } from './integrity-guard';
+import { createIntegrityGuard } from './integrity-guard';
+import { join } from 'node:path';
 import { parseCidr } from './subnet';
 
 /** An instance the driver started. */
@@ -60,6 +64,19 @@ export interface LocalDriverOptions {
   stopTimeoutSeconds?: number;
   /** Max size of an instance's log file before podman rotates it. @defaultValue '10mb' */
   logMaxSize?: string;
+  /**
+   * Where the host's own uplink forwarding setting is kept while instances need it on (tmpfs, so it
+   * goes with a reboot as the setting does). @defaultValue '/run/sandbox-local'
+   */
+  stateDir?: string;
+}
+
+/** Options of {@link SandboxDriver.watchIsolation}. */
+export interface IsolationWatchOptions {
+  /** @defaultValue 2000 */
+  intervalMs?: number;
+  /** Called for each instance found drifted, after it was restored or withdrawn. */
+  onDrift?: (drift: IsolationDrift) => void;
 }
 
 /** The runtime driver the instance-manager uses; every method is safe to call after a restart. */
@@ -76,6 +93,13 @@ export interface SandboxDriver {
     check: HealthCheck,
     options?: Omit<ReadinessOptions, 'clock' | 'isAlive'>,
   ): Promise<ReadyResult>;
+  /**
+   * Verifies every running instance's isolation now (rules present, first and intact; veth and uplink
+   * settings), restores what drifted and stops what cannot be restored. Returns what it found.
+   */
+  checkIsolation(): Promise<IsolationDrift[]>;
+  /** Runs {@link checkIsolation} now and then periodically, until the returned stop is called. */
+  watchIsolation(options?: IsolationWatchOptions): { stop(): Promise<void> };
 }
 
 /**
@@ -92,14 +116,24 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
   const network = createHostNetwork(run);
   const firewall = createFirewall(run);
   const logger = options.logger.child({ component: 'sandbox-local', prefix });
+  const subnetText = options.subnet ?? '10.213.0.0/16';
+  const subnet = parseCidr(subnetText);
+  const ledger = createForwardingLedger(
+    network,
+    join(options.stateDir ?? '/run/sandbox-local', `${prefix}-uplink-forwarding.json`),
+  );
+  const busy = new Set<string>();
+  const uplink = async () => options.egressInterface ?? (await network.defaultRouteInterface());
   const starter = createStarter({
     prefix,
-    subnet: parseCidr(options.subnet ?? '10.213.0.0/16'),
-    subnetText: options.subnet ?? '10.213.0.0/16',
+    subnet,
+    subnetText,
     run,
     podman,
     network,
     firewall,
+    ledger,
+    busy,
     logger,
     runtime: options.runscPath ?? 'runsc',
     runtimeFlags: options.runtimeFlags ?? [],
@@ -111,8 +145,23 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
     stopTimeoutSeconds: options.stopTimeoutSeconds ?? 5,
     logMaxSize: options.logMaxSize ?? '10mb',
   });
+  const guard = createIntegrityGuard({
+    prefix,
+    settings: { subnet, subnetText, protectedPorts: options.hostPorts ?? [] },
+    podman,
+    network,
+    firewall,
+    ledger,
+    uplink,
+    busy,
+    stop: (instanceId) => starter.stop(instanceId),
+    logger,
+  });
   return {
     start: (spec) => starter.start(spec),
+    checkIsolation: () => guard.check(),
+    watchIsolation: (watch = {}) =>
+      guard.watch(watch.intervalMs ?? 2000, clock, watch.onDrift ?? (() => undefined)),
     stop: (instanceId) => starter.stop(instanceId),
     list: () => discoverInstances(prefix, { podman, network, firewall }),
     logs: (instanceId, logOptions) => podman.logs(starter.names(instanceId).container, logOptions?.tail),

@@ -26,6 +26,8 @@ export interface InstanceNames {
   ingressChain: string;
   /** NAT chain (egress `internet` only). */
   natChain: string;
+  /** NAT chain first in PREROUTING for the instance's packets: it accepts them untranslated (no DNAT). */
+  preroutingChain: string;
   /** Podman container name. */
   container: string;
 }
@@ -54,8 +56,17 @@ export function instanceNames(prefix: string, instanceId: string): InstanceNames
     egressChain: `${chain}-E`,
     ingressChain: `${chain}-I`,
     natChain: `${chain}-N`,
+    preroutingChain: `${chain}-P`,
     container: `${prefix}-${instanceId}`,
   };
+}
+
+/** Chains of any local driver, whatever its prefix: trusted to precede an instance's jumps. */
+export const ANY_DRIVER_CHAIN = /^[A-Z]{2,4}-[a-z0-9]{10}-[EINP]$/;
+
+/** Every chain of one instance, as the firewall removes them. */
+export function instanceChains(names: InstanceNames): Set<string> {
+  return new Set([names.egressChain, names.ingressChain, names.natChain, names.preroutingChain]);
 }
 
 /** Parsers that recover an instance id from a host object's name, or undefined when it is not ours. */
@@ -68,6 +79,6 @@ export function nameParsers(prefix: string): {
   return {
     fromNetns: match(new RegExp(`^${prefix}-([a-z0-9]{${ID_LENGTH}})$`)),
     fromHostVeth: match(new RegExp(`^${prefix}h([a-z0-9]{${ID_LENGTH}})$`)),
-    fromChain: match(new RegExp(`^${prefix.toUpperCase()}-([a-z0-9]{${ID_LENGTH}})-[EIN]$`)),
+    fromChain: match(new RegExp(`^${prefix.toUpperCase()}-([a-z0-9]{${ID_LENGTH}})-[EINP]$`)),
   };
 }

@@ -58,6 +58,8 @@ describe('buildRunArgs', () => {
     expect(args.some((arg) => /^(-v|--volume|--mount|--env-host|--env-file|--secret)/.test(arg))).toBe(false);
     const envValues = args.flatMap((arg, index) => (args[index - 1] === '--env' ? [arg] : []));
     expect(envValues).toEqual(['GREETING=hello world']);
+    // Podman copies http_proxy and friends from its own environment unless told not to.
+    expect(args).toContain('--http-proxy=false');
   });
 
   it('labels the container for discovery and ends with the image and its arguments', () => {

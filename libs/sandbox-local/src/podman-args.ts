@@ -51,7 +51,8 @@ export function instanceLabels(input: RunArgsInput): Record<string, string> {
  * Arguments of `podman run` for one instance: gVisor as the runtime using the network namespace we
  * prepared (runsc's own sandbox network does not start on this kernel), a read-only root, CPU, memory
  * and pid limits, no capabilities, no IPC namespace (so no /dev/shm from the host), no generated
- * /etc/hosts, no volumes, and only the spec's environment.
+ * /etc/hosts, no volumes, and only the spec's environment (podman would otherwise copy the proxy
+ * variables of the manager's own environment into every container).
  */
 export function buildRunArgs(input: RunArgsInput): string[] {
   const { spec, names } = input;
@@ -82,6 +83,7 @@ export function buildRunArgs(input: RunArgsInput): string[] {
     `--user=${input.user}`,
     '--ipc=none',
     '--no-hosts',
+    '--http-proxy=false',
     ...dns.map((server) => `--dns=${server}`),
     '--log-driver=k8s-file',
     `--log-opt=max-size=${input.logMaxSize}`,

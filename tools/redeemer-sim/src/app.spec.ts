@@ -23,11 +23,14 @@ const ticket = (nonce: number, recipient = RECIPIENT) =>
     paramsExpirationBlock: 1n,
   });
 
-function sim(faults: Partial<Faults> = {}, random = () => 0.5) {
+function sim(
+  faults: Partial<Faults> = {},
+  random = () => 0.5,
+  logger = createLogger({ svc: 'redeemer-sim', level: 'silent' }),
+) {
   const store = new SimStore(':memory:');
   const chain = new SimChain(store, { blockMs: 12_000, roundBlocks: 5_760, genesisMs: 0, now: Date.now });
   const verifier = createSignatureVerifier();
-  const logger = createLogger({ svc: 'redeemer-sim', level: 'silent' });
   const loop = createRedeemLoop({
     store,
     chain,
@@ -136,5 +139,18 @@ describe('redeemer-sim API', () => {
     expect(JSON.stringify(ledger.body)).not.toContain(one.sig.slice(2));
     expect(JSON.stringify(ledger.body)).not.toContain(one.recipientRand.slice(2));
     await request(app).get('/v1/outcomes').expect(401);
+  });
+
+  it('logs the polled outcome reads at debug and other requests at info', async () => {
+    const lines: string[] = [];
+    const destination = { write: (line: string) => void lines.push(line) };
+    const { app } = sim({}, () => 0.5, createLogger({ svc: 'redeemer-sim', level: 'info', destination }));
+    const auth = `Bearer ${TOKEN}`;
+    await request(app).get('/v1/outcomes?after=0&limit=10').set('Authorization', auth).expect(200);
+    expect(lines).toEqual([]);
+    await deliver(app, { ticket: ticket(7) }).expect(201);
+    expect(lines.map((line) => JSON.parse(line) as { msg: string; req: { url: string } })).toMatchObject([
+      { msg: 'request completed', req: { url: '/v1/tickets' } },
+    ]);
   });
 });

@@ -29,6 +29,8 @@ export function createApp(deps: RedeemerSimDeps): Express {
     health: deps.health,
     metrics: deps.metrics,
     bodyLimit: '64kb',
+    // redemption-handoff polls the outcomes every few seconds.
+    isRoutineRequest: ({ method, path }) => method === 'GET' && path === '/v1/outcomes',
     configure: (app) => {
       app.use(
         redeemerRouter({

@@ -44,6 +44,13 @@ export const StackConfigSchema = z.object({
     .default('400000000000000'),
   /** Starts the dashboard with write actions (retry, clean, promote) enabled. */
   DASHBOARD_WRITABLE: z.stringbool().default(false),
+  /**
+   * Leaves the app instances running when the stack stops (`--keep-instances` does the same); the next
+   * start's instance-manager adopts them. By default the stack removes them after stopping its members.
+   */
+  STACK_KEEP_INSTANCES: z.stringbool().default(false),
+  /** `pretty`: readable coloured lines; `plain`: each member's lines as printed (JSON). `auto`: pretty on a terminal. */
+  STACK_CONSOLE: z.enum(['auto', 'pretty', 'plain']).default('auto'),
 });
 
 export type StackConfig = z.infer<typeof StackConfigSchema>;

@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { startChildProcess, type ChildExit } from '@sandbox/process';
 
 /** One member of the stack: a long-running child process with a readiness check. */
 export interface ProcessSpec {
@@ -19,76 +17,55 @@ export interface ProcessSpec {
 /** Writes one line of a child's output; the stack prefixes it with the child's name. */
 export type LineSink = (name: string, line: string) => void;
 
+/** One run of a member, in its own process group (a terminal's Ctrl-C reaches only the stack). */
 export interface ManagedProcess {
   readonly spec: ProcessSpec;
-  readonly exited: Promise<number | null>;
+  readonly pid: number | undefined;
+  readonly exited: Promise<ChildExit>;
+  /** Resolves once `isReady` does; rejects if the process exits first or is not ready in time. */
   waitReady(): Promise<void>;
+  /** SIGTERM, then SIGKILL to its whole group after `graceMs`. */
   stop(graceMs: number): Promise<void>;
-  /** Kills the whole process group at once; for when the stack itself is going away. */
-  forceKill(): void;
 }
 
+const READY_POLL_MS = 200;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts a child process, prefixing its output lines, and watches it until it exits. */
+/** How a run ended, in words: `exit code 1`, `signal SIGKILL`, or why it could not start. */
+export function describeExit(exit: ChildExit): string {
+  if (exit.error !== undefined) return `could not start: ${exit.error}`;
+  return exit.signal === null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
+}
+
+/** Starts one run of a member, passing its output lines to `sink`. */
 export function startProcess(spec: ProcessSpec, sink: LineSink): ManagedProcess {
-  const child: ChildProcess = spawn(spec.command, spec.args, {
+  const child = startChildProcess(spec.command, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so a terminal's Ctrl-C reaches the stack first and it stops children in order.
-    detached: true,
+    onLine: (line) => sink(spec.name, line),
+    keepChars: 0,
   });
-  pipeLines(child.stdout, spec.name, sink);
-  pipeLines(child.stderr, spec.name, sink);
-  const exited = new Promise<number | null>((resolve) => {
-    child.on('error', (error) => {
-      sink(spec.name, `could not start: ${error.message}`);
-      resolve(null);
-    });
-    child.on('exit', (code) => resolve(code));
-  });
-  let done = false;
-  void exited.then(() => (done = true));
 
   async function waitReady(): Promise<void> {
     const deadline = Date.now() + (spec.readyTimeoutMs ?? 30_000);
-    while (!done && Date.now() < deadline) {
+    while (child.isRunning() && Date.now() < deadline) {
       if (await spec.isReady().catch(() => false)) return;
-      await sleep(200);
+      await sleep(READY_POLL_MS);
     }
-    throw new Error(done ? `${spec.name} exited before it was ready` : `${spec.name} was not ready in time`);
+    if (!child.isRunning()) {
+      throw new Error(`${spec.name} exited before it was ready (${describeExit(await child.exited)})`);
+    }
+    throw new Error(`${spec.name} was not ready in time`);
   }
 
   async function stop(graceMs: number): Promise<void> {
-    if (done || child.pid === undefined) return;
-    child.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>(
-      (resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
-    );
-    const outcome = await Promise.race([exited, timeout]);
+    if (!child.isRunning()) return;
+    const timer = setTimeout(() => {
+      if (child.isRunning()) sink(spec.name, `did not stop within ${graceMs} ms; killing it`);
+    }, graceMs);
+    await child.stop(graceMs);
     clearTimeout(timer);
-    if (outcome === 'timeout' && !done) {
-      sink(spec.name, `did not stop within ${graceMs} ms; killing it`);
-      process.kill(-child.pid, 'SIGKILL');
-      await exited;
-    }
   }
 
-  function forceKill(): void {
-    if (done || child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
-
-  return { spec, exited, waitReady, stop, forceKill };
-}
-
-function pipeLines(stream: Readable | null, name: string, sink: LineSink): void {
-  if (!stream) return;
-  createInterface({ input: stream }).on('line', (line) => sink(name, line));
+  return { spec, pid: child.pid, exited: child.exited, waitReady, stop };
 }

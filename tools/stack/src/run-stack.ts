@@ -1,55 +1,77 @@
-import { startProcess, type LineSink, type ManagedProcess, type ProcessSpec } from './managed-process';
+import type { StackConsole } from './console';
+import type { ProcessSpec } from './managed-process';
+import { settleInstances, type StackInstances } from './stack-instances';
+import {
+  abortableDelay,
+  DEFAULT_RESTART_POLICY,
+  superviseMember,
+  type RestartPolicy,
+  type SupervisedMember,
+} from './supervisor';
 
-const STOP_GRACE_MS = 15_000;
-const NAME_WIDTH = 18;
+/** Options of {@link runStack}. */
+export interface RunStackOptions {
+  console: StackConsole;
+  /** Emits SIGINT, SIGTERM or SIGHUP to stop the stack (the process, in main.ts). */
+  signals: NodeJS.EventEmitter;
+  /** The app instances, when the stack runs the instance-manager. */
+  instances?: StackInstances;
+  /** Leave the app instances running on stop (the next start adopts them). @defaultValue false */
+  keepInstances?: boolean;
+  /** @defaultValue DEFAULT_RESTART_POLICY */
+  restartPolicy?: RestartPolicy;
+  /** SIGTERM to SIGKILL. @defaultValue 15_000 */
+  stopGraceMs?: number;
+  /** @defaultValue Date.now */
+  now?: () => number;
+  /** @defaultValue abortableDelay */
+  delay?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
 
-const writeLine: LineSink = (name, line) => {
-  // A closed stdout (its reader gone) must not crash the stack before it stops its members.
-  if (process.stdout.writable) process.stdout.write(`${name.padEnd(NAME_WIDTH)}| ${line}\n`);
-};
-process.stdout.on('error', () => undefined);
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
- * Starts the members in order, each once the previous is ready, then waits for a stop signal or for a
- * member to exit on its own (which stops the rest). Resolves the exit code of the stack.
+ * Starts the members in order, each once the previous is ready, and keeps them running (a member that
+ * exits is restarted with capped backoff) until a stop signal. Then stops them in reverse order and
+ * removes or keeps the app instances. Resolves the exit code of the stack: 1 if start-up failed.
  */
-export async function runStack(specs: ProcessSpec[], signals: NodeJS.EventEmitter): Promise<number> {
-  const running: ManagedProcess[] = [];
-  let stopping: Promise<void> | undefined;
-  const stopAll = () =>
-    (stopping ??= (async () => {
-      for (const member of [...running].reverse()) await member.stop(STOP_GRACE_MS);
-    })());
-  // Children run in their own process groups, so nothing else would stop them if the stack died
-  // without running stopAll (an uncaught error, or its terminal going away).
-  process.once('exit', () => running.forEach((member) => member.forceKill()));
+export async function runStack(specs: ProcessSpec[], options: RunStackOptions): Promise<number> {
+  const { console: out } = options;
+  const running: SupervisedMember[] = [];
   const stopSignal = new Promise<string>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) signals.on(signal, () => resolve(signal));
+    for (const signal of STOP_SIGNALS) options.signals.on(signal, () => resolve(signal));
   });
+  const deps = {
+    sink: out.member,
+    say: out.say,
+    policy: options.restartPolicy ?? DEFAULT_RESTART_POLICY,
+    now: options.now ?? Date.now,
+    delay: options.delay ?? abortableDelay,
+  };
 
-  try {
-    for (const spec of specs) {
-      const member = startProcess(spec, writeLine);
-      running.push(member);
-      const started = await Promise.race([member.waitReady().then(() => 'ready' as const), stopSignal]);
-      if (started !== 'ready') break;
-      if (spec.banner) writeLine('stack', `${spec.name} ready at ${spec.banner}`);
+  let outcome: 'ready' | 'failed' | 'signal' = 'ready';
+  for (const spec of specs) {
+    const member = superviseMember(spec, deps);
+    running.push(member);
+    const started = await Promise.race([
+      member.firstReady.then(() => 'ready' as const),
+      stopSignal.then((signal) => ({ signal })),
+    ]).catch((error: Error) => ({ error }));
+    if (started === 'ready') {
+      if (spec.banner) out.say(`${spec.name} ready at ${spec.banner}`);
+      continue;
     }
-  } catch (error) {
-    writeLine('stack', `start-up failed: ${(error as Error).message}`);
-    await stopAll();
-    return 1;
+    if ('error' in started) out.say(`start-up failed: ${started.error.message}`);
+    else out.say(`${started.signal} received; stopping`);
+    outcome = 'error' in started ? 'failed' : 'signal';
+    break;
   }
-  if (running.length === specs.length) writeLine('stack', 'all members are ready; press Ctrl-C to stop');
-
-  const unexpected = Promise.race(running.map((member) => member.exited.then(() => member.spec.name)));
-  const reason = await Promise.race([
-    stopSignal.then((signal) => ({ signal })),
-    unexpected.then((name) => ({ name })),
-  ]);
-  if ('name' in reason) writeLine('stack', `${reason.name} exited unexpectedly; stopping the others`);
-  else writeLine('stack', `${reason.signal} received; stopping`);
-  await stopAll();
-  writeLine('stack', 'stopped');
-  return 'name' in reason ? 1 : 0;
+  if (outcome === 'ready') {
+    out.say('all members are ready; a member that exits is restarted; press Ctrl-C to stop');
+    out.say(`${await stopSignal} received; stopping`);
+  }
+  for (const member of [...running].reverse()) await member.stop(options.stopGraceMs ?? 15_000);
+  if (options.instances) await settleInstances(options.instances, options.keepInstances ?? false, out.say);
+  out.say('stopped');
+  return outcome === 'failed' ? 1 : 0;
 }

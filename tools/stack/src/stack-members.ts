@@ -27,7 +27,13 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
     command: context.nodePath,
     args: ['--import', 'tsx', entry],
     cwd: context.root,
-    env: { ...context.baseEnv, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: config.LOG_LEVEL, ...env },
+    env: {
+      ...context.baseEnv,
+      ...{ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: config.LOG_LEVEL },
+      // No load balancer routes to the embedded stack: close listeners as soon as readiness is off.
+      DRAIN_DELAY_MS: '0',
+      ...env,
+    },
     isReady: () => httpReady(`http://127.0.0.1:${port}/readyz`),
     banner: `http://127.0.0.1:${port}/`,
   });
@@ -39,6 +45,7 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
         ...['--port', String(config.REDIS_PORT), '--bind', '127.0.0.1', '--protected-mode', 'yes'],
         ...['--dir', join(context.dataDir, 'redis'), '--save', ''],
         ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
+        ...['--loglevel', 'warning'],
       ],
       cwd: context.root,
       env: context.baseEnv,
@@ -54,6 +61,9 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       INTAKE_SECRET_FILE: context.secrets.handoffIntake,
       REDEEMER_URL: `http://127.0.0.1:${config.REDEEMER_SIM_PORT}`,
       REDEEMER_SECRET_FILE: context.secrets.redeemer,
+      // The Node simulator's chain counts 12 s blocks from the Unix epoch.
+      CHAIN_VIEW: 'clock',
+      CHAIN_GENESIS_MS: '0',
     }),
     nodeSimulator(config, context),
     ...(context.isRoot

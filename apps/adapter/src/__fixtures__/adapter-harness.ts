@@ -11,8 +11,7 @@ import { Queue } from 'bullmq';
 import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { createAdapterService, type AdapterService } from '../adapter-service';
-import { loadBootstrapSecret } from '../bootstrap-secret';
+import { composeAdapter, type AdapterWiring } from '../service';
 import { AdapterConfigSchema } from '../config';
 
 /** Options of {@link startAdapter}. */
@@ -28,7 +27,7 @@ export interface AdapterHarnessOptions {
 
 /** A running adapter. */
 export interface AdapterHarness {
-  readonly service: AdapterService;
+  readonly service: AdapterWiring;
   readonly runtime: ServiceRuntime;
   /** `http://127.0.0.1:<port>` of its API. */
   readonly url: string;
@@ -59,14 +58,9 @@ export async function startAdapter(options: AdapterHarnessOptions): Promise<Adap
     destination: { write: (line: string) => void lines.push(line) },
     exit: () => undefined,
   });
-  const bootstrap = loadBootstrapSecret(config.BOOTSTRAP_SECRET_FILE, {
-    secrets: runtime.secrets,
-    now: Date.now,
-    minReloadIntervalMs: 0,
-  });
-  const service = await createAdapterService({ config, runtime, bootstrap });
+  const service = await composeAdapter({ config, runtime }, { bootstrapReloadIntervalMs: 0 });
   const server: Server = await listen(service.app, { port: 0 });
-  service.start();
+  for (const hook of service.afterListen ?? []) await hook.run();
   runtime.health.markReady();
   return {
     service,

@@ -15,7 +15,7 @@ export interface AdapterProcess {
 
 /**
  * Spawns `node --import tsx apps/adapter/src/main.ts` (or plain `node <bundle>` when a bundle is
- * given) with exactly `env` (nothing inherited).
+ * given) with exactly `env` (nothing inherited; no drain delay unless `env` sets one).
  */
 export function spawnAdapter(
   env: Record<string, string>,
@@ -24,7 +24,7 @@ export function spawnAdapter(
   const entry = options.bundle === undefined ? ['--import', 'tsx', MAIN] : [options.bundle];
   const args = [...(options.nodeArgs ?? []), ...entry];
   const child = spawn(process.execPath, args, {
-    env,
+    env: { DRAIN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

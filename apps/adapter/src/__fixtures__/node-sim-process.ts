@@ -126,7 +126,8 @@ export interface DiscoveredRunner {
   metadata?: string;
   version?: string;
   gpu?: { id?: string; name?: string; vram_mb?: number };
-  price_info: { price: number; currency: string; unit: string; price_usd?: number };
+  /** Absent for a free runner (newer Nodes omit the zero price). */
+  price_info?: { price: number; currency: string; unit: string; price_usd?: number };
 }
 
 export async function discover(publicUrl: string): Promise<DiscoveredRunner[]> {

@@ -1,6 +1,6 @@
 import { ADAPTER_COMMANDS_QUEUE } from '@sandbox/protocol';
 import { createWorker, type TypedWorker, type WorkerDeps } from '@sandbox/queue';
-import { applyDrainCommand, type DrainCommandDeps } from '../registrations/drain-commands';
+import { applyDrainCommand, type DrainCommandDeps } from '../registrations/drain/drain-commands';
 
 /**
  * Consumes `adapter-commands` (from drain-controller), one at a time. A job completes when the

@@ -21,7 +21,8 @@ export interface AdapterMetrics {
   registration(reason: RegistrationReason): void;
   beatDelay(seconds: number): void;
   o2rLag(seconds: number): void;
-  o2rGap(): void;
+  /** A 470: `lost` segments were evicted before they were read. */
+  o2rGap(lost: number): void;
   o2rReconnect(reason: string): void;
   sessionEvent(event: 'reserved' | 'released', source: SessionEventSource): void;
 }
@@ -32,6 +33,12 @@ export interface RunnerCounts {
   /** Runners holding a live credential with Node. */
   registered: number;
   o2rConnected: number;
+  /** Registered runners holding an O2R subscription slot (their sessions arrive at once). */
+  o2rFollowed: number;
+  /** Registered runners without one (their sessions are learned from heartbeats). */
+  o2rUnfollowed: number;
+  /** Node's refusal of every failed runner (`failed` state), as status and Node's reason. */
+  failures: Array<{ status: number; reason: string }>;
 }
 
 type Registers = Registry[];
@@ -81,6 +88,11 @@ function o2rSeries(registers: Registers) {
       help: 'O2R reads answered 470 (segments evicted); resumed from Lp-Trickle-Latest.',
       registers,
     }),
+    lostSegments: new Counter({
+      name: 'adapter_o2r_lost_segments_total',
+      help: 'O2R segments Node evicted before they were read (each an event or a keepalive); heartbeats correct them.',
+      registers,
+    }),
     reconnects: new Counter({
       name: 'adapter_o2r_reconnects_total',
       help: 'O2R long-polls dropped and retried, by reason.',
@@ -117,6 +129,35 @@ function registerGauges(registers: Registers, counts: () => RunnerCounts): void 
     },
   });
   new Gauge({
+    name: 'adapter_o2r_followed_runners',
+    help: 'Registered runners by whether they hold an O2R subscription (followed) or rely on heartbeats.',
+    labelNames: ['o2r'],
+    registers,
+    collect() {
+      const { o2rFollowed, o2rUnfollowed } = counts();
+      this.set({ o2r: 'followed' }, o2rFollowed);
+      this.set({ o2r: 'unfollowed' }, o2rUnfollowed);
+    },
+  });
+  new Gauge({
+    name: 'adapter_failed_runners',
+    help: "Runners Node refused, by Node's status and reason (a bounded set of Node's messages).",
+    labelNames: ['status', 'reason'],
+    registers,
+    collect() {
+      this.reset();
+      const byKey = new Map<string, { status: number; reason: string; count: number }>();
+      for (const { status, reason } of counts().failures) {
+        const key = `${status} ${reason}`;
+        const entry = byKey.get(key) ?? { status, reason, count: 0 };
+        entry.count += 1;
+        byKey.set(key, entry);
+      }
+      for (const { status, reason, count } of byKey.values())
+        this.set({ status: String(status), reason }, count);
+    },
+  });
+  new Gauge({
     name: 'adapter_o2r_connected',
     help: 'O2R subscriptions with a long-poll waiting on Node.',
     registers,
@@ -137,7 +178,10 @@ export function createAdapterMetrics(registry: Registry, counts: () => RunnerCou
     registration: (reason) => calls.registrations.inc({ reason }),
     beatDelay: (seconds) => calls.delay.observe(seconds),
     o2rLag: (seconds) => o2r.lag.observe(Math.max(0, seconds)),
-    o2rGap: () => o2r.gaps.inc(),
+    o2rGap: (lost) => {
+      o2r.gaps.inc();
+      o2r.lostSegments.inc(Math.max(0, lost));
+    },
     o2rReconnect: (reason) => o2r.reconnects.inc({ reason }),
     sessionEvent: (event, source) => o2r.sessionEvents.inc({ event, source }),
   };

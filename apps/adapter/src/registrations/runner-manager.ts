@@ -8,10 +8,10 @@ import type {
   RunnersQuery,
 } from '@sandbox/protocol';
 import type { RunnerCounts } from '../metrics/adapter-metrics';
-import type { RegistrationStore } from './registration-store';
-import { OPEN_DRAIN, type RegistrationRecord } from './registration-record';
-import { RunnerAgent, type AgentDeps } from './runner-agent';
-import { runnerIdForInstance } from './runner-id';
+import type { RegistrationStore } from './state/registration-store';
+import { OPEN_DRAIN, type RegistrationRecord } from './state/registration-record';
+import { RunnerAgent, type AgentDeps } from './agent/runner-agent';
+import { runnerIdForInstance } from './node/runner-id';
 
 /** Dependencies of {@link RunnerManager}. */
 export interface ManagerDeps extends Omit<AgentDeps, 'drainMode' | 'save' | 'erase'> {
@@ -119,13 +119,25 @@ export class RunnerManager {
     const byState: Partial<Record<RunnerState, number>> = {};
     let registered = 0;
     let o2rConnected = 0;
+    let o2rFollowed = 0;
+    const failures: RunnerCounts['failures'] = [];
     for (const agent of this.agents.values()) {
-      const { state } = agent.view();
+      const { state, failure } = agent.view();
       byState[state] = (byState[state] ?? 0) + 1;
       if (agent.record.node !== null) registered += 1;
+      if (agent.record.node !== null && agent.link.o2r.subscriber !== undefined) o2rFollowed += 1;
       if (agent.link.o2r.connected) o2rConnected += 1;
+      if (state === 'failed' && failure != null)
+        failures.push({ status: failure.status, reason: failure.reason });
     }
-    return { byState, registered, o2rConnected };
+    return {
+      byState,
+      registered,
+      o2rConnected,
+      o2rFollowed,
+      o2rUnfollowed: registered - o2rFollowed,
+      failures,
+    };
   }
 
   /** Stops heartbeats and O2R without touching Node: a restarted adapter resumes the registrations. */

@@ -21,6 +21,7 @@ function deletedApp(failures: number) {
         status: 'deleting',
         createdAt: 0,
         updatedAt: 0,
+        registrationRefusals: [],
       },
     ],
   ]);

@@ -1,16 +1,22 @@
 import { createLocalDriver } from '@sandbox/sandbox-local';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { InstanceManagerConfig } from '../config';
 import { chooseLocalRuntime } from './local-runtime-choice';
+import { isolationDriftCounter } from './isolation-metrics';
 import { createLocalRuntime } from './local-runtime';
 import type { RuntimeDriver } from './runtime-driver';
 
-/** The driver the config names. The Kubernetes client is loaded only when that driver is chosen. */
+/**
+ * The driver the config names. The Kubernetes client is loaded only when that driver is chosen. With a
+ * registry, the local driver's isolation drift is counted there.
+ */
 export async function createDriver(
   config: InstanceManagerConfig,
   logger: Logger,
   clock: Clock,
+  registry?: Registry,
 ): Promise<RuntimeDriver> {
   if (config.DRIVER === 'kubernetes') {
     const { connectKubernetesRuntime } = await import('./kubernetes-connect');
@@ -26,5 +32,5 @@ export async function createDriver(
     runtimeFlags: runtime.runtimeFlags,
     dnsServers: config.LOCAL_DNS_SERVERS,
   });
-  return createLocalRuntime(driver);
+  return createLocalRuntime(driver, registry ? { onDrift: isolationDriftCounter(registry) } : {});
 }

@@ -24,6 +24,8 @@ function fakeDriver(overrides: Partial<SandboxDriver> = {}): SandboxDriver {
     list: jest.fn(async () => []),
     logs: jest.fn(async () => []),
     waitForReady: jest.fn(async () => ({ elapsedMs: 1, attempts: 1 })),
+    checkIsolation: jest.fn(async () => []),
+    watchIsolation: jest.fn(() => ({ stop: async () => undefined })),
     ...overrides,
   };
 }
@@ -89,6 +91,22 @@ describe('the local runtime', () => {
     await expect(
       failing.waitForReady({ instanceId: 'a', url: 'http://10.1.0.2:8080' }, request().spec, options),
     ).rejects.toEqual(new InstanceNotReadyError('exited'));
+  });
+
+  it('verifies isolation when opened, reports drift, and watches it until closed', async () => {
+    const drift = { instanceId: 'abcde12345', problems: [], action: 'restored' as const };
+    const stopWatch = jest.fn(async () => undefined);
+    const driver = fakeDriver({
+      checkIsolation: jest.fn(async () => [drift]),
+      watchIsolation: jest.fn(() => ({ stop: stopWatch })),
+    });
+    const onDrift = jest.fn();
+    const runtime = createLocalRuntime(driver, { isolationCheckIntervalMs: 500, onDrift });
+    await runtime.open();
+    expect(onDrift).toHaveBeenCalledWith(drift);
+    expect(driver.watchIsolation).toHaveBeenCalledWith({ intervalMs: 500, onDrift });
+    await runtime.close();
+    expect(stopWatch).toHaveBeenCalledTimes(1);
   });
 
   it('answers undefined logs for an instance that does not exist', async () => {

@@ -1,7 +1,7 @@
 import { cpuToMillicores, memoryToBytes } from '@sandbox/protocol';
 import type { AppSpec } from '@sandbox/protocol';
 import { NotReadyError } from '@sandbox/sandbox-local';
-import type { InstanceSpecInput, SandboxDriver } from '@sandbox/sandbox-local';
+import type { InstanceSpecInput, IsolationDrift, SandboxDriver } from '@sandbox/sandbox-local';
 import type { RuntimeDriver, StartRequest } from './runtime-driver';
 import { InstanceNotReadyError } from './runtime-driver';
 
@@ -31,12 +31,35 @@ function target(url: string | undefined): { address: string; port: number } {
   return { address: parsed.hostname, port: Number(parsed.port) };
 }
 
-/** {@link RuntimeDriver} over `@sandbox/sandbox-local` (gVisor under podman, one namespace each). */
-export function createLocalRuntime(driver: SandboxDriver): RuntimeDriver {
+/** Options of {@link createLocalRuntime}. */
+export interface LocalRuntimeOptions {
+  /** How often every instance's isolation is verified (and restored or withdrawn). @defaultValue 2000 */
+  isolationCheckIntervalMs?: number;
+  /** Told of each drift found, after the driver restored or withdrew the instance (a metric). */
+  onDrift?: (drift: IsolationDrift) => void;
+}
+
+/**
+ * {@link RuntimeDriver} over `@sandbox/sandbox-local` (gVisor under podman, one namespace each). Open
+ * verifies every instance's isolation once before anything else runs, then keeps verifying it.
+ */
+export function createLocalRuntime(driver: SandboxDriver, options: LocalRuntimeOptions = {}): RuntimeDriver {
+  let watch: { stop(): Promise<void> } | undefined;
   return {
     name: 'local',
-    open: async () => undefined,
-    close: async () => undefined,
+    async open() {
+      for (const drift of await driver.checkIsolation()) options.onDrift?.(drift);
+      watch ??= driver.watchIsolation({
+        ...(options.isolationCheckIntervalMs === undefined
+          ? {}
+          : { intervalMs: options.isolationCheckIntervalMs }),
+        ...(options.onDrift ? { onDrift: options.onDrift } : {}),
+      });
+    },
+    async close() {
+      await watch?.stop();
+      watch = undefined;
+    },
     synced: () => true,
     ensureApp: async () => undefined,
     removeApp: async () => undefined,

@@ -3,6 +3,11 @@ import type { SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
 import type { InstanceEnder } from '../controllers/instance-ender';
 import type { LifecycleContext } from '../controllers/lifecycle-context';
 
+/** Instance reasons are at most 256 characters. */
+function truncateReason(text: string): string {
+  return text.length <= 256 ? text : `${text.slice(0, 255)}…`;
+}
+
 /** Fixed reasons recorded for session-driven withdrawals. */
 export const SessionReason = { sessionEnded: 'session ended' } as const;
 
@@ -69,10 +74,13 @@ export function sessionEventHandlers(
         { instanceId: record.id, app: record.app, status: event.status, reason: event.reason },
         'Node refused to register the instance',
       );
+      // Node's own reason goes to the app's status and the instance's end reason, where an operator looks.
+      const { status, reason, at } = event;
+      await ctx.apps.recordRefusal(record.app, { instanceId: record.id, status, reason, at });
       await deps.ender.endSoon(
         { id: record.id, app: record.app },
         'failed',
-        `registration refused (${event.status})`,
+        truncateReason(`registration refused by Node (${status}): ${reason}`),
       );
     },
   };

@@ -31,6 +31,7 @@ async function toResource(app: StoredApp, store: InstanceStore): Promise<AppReso
     createdAt: new Date(app.createdAt).toISOString(),
     updatedAt: new Date(app.updatedAt).toISOString(),
     instances: await countInstances(store, app.name),
+    ...(app.registrationRefusals.length > 0 ? { registrationRefusals: app.registrationRefusals } : {}),
   };
 }
 

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { AppSpecSchema, AppStatusSchema } from '@sandbox/protocol';
-import type { AppSpec, AppStatus } from '@sandbox/protocol';
+import type { AppSpec, AppStatus, RegistrationRefusal } from '@sandbox/protocol';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { canonicalJson, templateHash } from '../domain/template-hash';
 import { JsonTextSchema } from './json-text';
 import { storeKeys } from './keys';
 import { redisScript } from './redis-script';
+import { recordRefusal, refusalsOf } from './registration-refusals';
 
 /** An app as stored: its parsed spec (defaults applied) and bookkeeping. */
 export interface StoredApp {
@@ -17,6 +18,8 @@ export interface StoredApp {
   status: AppStatus;
   createdAt: number;
   updatedAt: number;
+  /** Node's latest refusals of the app's instances, newest first. */
+  registrationRefusals: RegistrationRefusal[];
 }
 
 const StoredAppSchema = z.object({
@@ -68,7 +71,7 @@ export function createAppStore(deps: { redis: Redis; prefix: string }) {
     const hash = await redis.hgetall(keys.app(name));
     if (Object.keys(hash).length === 0) return undefined;
     const parsed = StoredAppSchema.safeParse(hash);
-    return parsed.success ? parsed.data : undefined;
+    return parsed.success ? { ...parsed.data, registrationRefusals: refusalsOf(hash) } : undefined;
   };
 
   return {
@@ -89,6 +92,10 @@ export function createAppStore(deps: { redis: Redis; prefix: string }) {
     /** Marks the app deleting; false if it does not exist. */
     async markDeleting(name: string, now: number): Promise<boolean> {
       return (await deleteScript.run(redis, [keys.app(name)], [now])) === 1;
+    },
+    /** Keeps Node's refusal of one of the app's instances for the app's status (nothing if the app is gone). */
+    recordRefusal(name: string, refusal: RegistrationRefusal): Promise<void> {
+      return recordRefusal(redis, keys.app(name), refusal);
     },
     /** Removes a deleting app once none of its instances is left. */
     async removeIfDone(name: string): Promise<boolean> {

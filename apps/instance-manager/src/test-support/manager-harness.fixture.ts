@@ -138,12 +138,12 @@ export async function adapterSide(redisUrl: string, queuePrefix: string) {
         runnerId: `runner-${instanceId}`,
         at: new Date().toISOString(),
       }),
-    refuse: (instanceId: string) =>
+    refuse: (instanceId: string, reason = 'bad price') =>
       sessions.add('registration-failed', {
         instanceId,
         runnerId: `runner-${instanceId}`,
         status: 400,
-        reason: 'bad price',
+        reason,
         at: new Date().toISOString(),
       }),
     async close() {

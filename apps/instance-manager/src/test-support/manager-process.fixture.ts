@@ -29,7 +29,7 @@ export async function startManagerProcess(
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...env, PORT: String(port) },
+    env: { DRAIN_DELAY_MS: '0', ...env, PORT: String(port) },
   });
   let output = '';
   const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));

@@ -60,14 +60,14 @@ export function fixedTicketWindows(validityMs: number): TicketWindows {
   };
 }
 
-/** The windows the configuration asks for (CHAIN_VIEW). */
+/** The windows the configuration asks for (CHAIN_VIEW; the schema requires a genesis with `clock`). */
 export function ticketWindowsFor(config: HandoffConfig): TicketWindows {
-  return config.CHAIN_VIEW === 'none'
-    ? fixedTicketWindows(config.FALLBACK_VALIDITY_MS)
-    : clockTicketWindows({
-        blockMs: config.CHAIN_BLOCK_MS,
-        roundBlocks: config.CHAIN_ROUND_BLOCKS,
-        genesisMs: config.CHAIN_GENESIS_MS,
-        validityRounds: config.TICKET_VALIDITY_ROUNDS,
-      });
+  if (config.CHAIN_VIEW === 'none' || config.CHAIN_GENESIS_MS === undefined)
+    return fixedTicketWindows(config.FALLBACK_VALIDITY_MS);
+  return clockTicketWindows({
+    blockMs: config.CHAIN_BLOCK_MS,
+    roundBlocks: config.CHAIN_ROUND_BLOCKS,
+    genesisMs: config.CHAIN_GENESIS_MS,
+    validityRounds: config.TICKET_VALIDITY_ROUNDS,
+  });
 }

@@ -26,6 +26,14 @@ describe('ImageReferenceSchema', () => {
     'my_registry:5000/app',
     `app:${'t'.repeat(129)}`,
     `x/${'a'.repeat(512)}`,
+    'oci-archive:app.tar',
+    'oci-archive:/srv/app.tar',
+    'oci:layout',
+    'docker-archive:image.tar',
+    'dir:rootfs',
+    'containers-storage:app',
+    'docker://docker.io/library/node:24',
+    'docker:24',
   ])('rejects %j', (ref) => {
     expect(ImageReferenceSchema.safeParse(ref).success).toBe(false);
   });

@@ -93,6 +93,15 @@ export const InstanceCountsSchema = z.strictObject({
 });
 export type InstanceCounts = z.infer<typeof InstanceCountsSchema>;
 
+/** Node's refusal to register one of the app's instances, with Node's own status and reason. */
+export const RegistrationRefusalSchema = z.strictObject({
+  instanceId: InstanceIdSchema,
+  status: z.union([z.literal(400), z.literal(403)]),
+  reason: ReasonSchema,
+  at: TimestampSchema,
+});
+export type RegistrationRefusal = z.infer<typeof RegistrationRefusalSchema>;
+
 /** One app as `GET /v1/apps/{app}` shows it: the stored spec (defaults applied) and its instances. */
 export const AppResourceSchema = z.strictObject({
   name: AppNameSchema,
@@ -102,6 +111,8 @@ export const AppResourceSchema = z.strictObject({
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
   instances: InstanceCountsSchema,
+  /** Node's latest refusals of the app's instances (newest first, at most 16); absent when none. */
+  registrationRefusals: z.array(RegistrationRefusalSchema).optional(),
 });
 export type AppResource = z.infer<typeof AppResourceSchema>;
 

@@ -81,6 +81,13 @@ describe('DiscoveryResponseSchema', () => {
     expect(issues(DiscoveryResponseSchema, [{ address: svc, runners: [] }])).toEqual([]);
   });
 
+  it('accepts a free runner without price_info, as newer Nodes send it', () => {
+    const { price_info: _omitted, ...withoutPrice } = freeRunner;
+    expect(issues(DiscoveryResponseSchema, [{ address: svc, runners: [withoutPrice, paidRunner] }])).toEqual(
+      [],
+    );
+  });
+
   it.each([
     [
       'a full runner',

@@ -41,7 +41,11 @@ export const DiscoveryRunnerSchema = z.object({
   capacity: z.number().int().min(1),
   capacity_used: z.number().int().nonnegative(),
   capacity_available: z.number().int().min(1),
-  price_info: AdvertisedPriceSchema,
+  /**
+   * Omitted for a free runner by newer Nodes (`omitzero` on `discoveryRunner.PriceInfo`,
+   * orchestrator/registry.go@e6ed85a9); older ones send the zero price. Absent means free.
+   */
+  price_info: AdvertisedPriceSchema.optional(),
 });
 
 export type DiscoveryRunner = z.infer<typeof DiscoveryRunnerSchema>;

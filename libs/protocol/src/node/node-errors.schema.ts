@@ -54,6 +54,8 @@ export const HeartbeatRuleMessage = {
   Unit720p: '720p pricing is unsupported',
   Unit: 'price_info.unit must be hour or fixed',
   NegativePrice: 'runner price must be nonnegative',
+  /** Paid (on-chain) mode: every runner needs a price above zero; a missing price is zero. */
+  PositivePriceOnChain: 'runner price must be positive in on-chain mode',
   Currency: 'runner price currency must be USD',
 } as const;
 

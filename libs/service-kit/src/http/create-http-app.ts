@@ -23,6 +23,11 @@ export interface CreateHttpAppOptions {
   configure?: (app: Express) => void;
   /** Generates request ids when the caller sent none (or an unusable one). @defaultValue `randomUUID` */
   generateRequestId?: () => string;
+  /**
+   * Names the requests a client repeats on a timer (a poll): their access lines are logged at debug
+   * rather than info, so they do not drown the rest. Failures are still logged at error.
+   */
+  isRoutineRequest?: (request: { method: string; path: string }) => boolean;
 }
 
 /**
@@ -44,7 +49,11 @@ export function createHttpApp(options: CreateHttpAppOptions): Express {
       customAttributeKeys: { reqId: 'reqId' },
       quietReqLogger: true,
       autoLogging: { ignore: (req) => PROBE_PATHS.includes(req.url?.split('?')[0] ?? '') },
-      customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: (req, res, error) => {
+        if (error !== undefined || res.statusCode >= 500) return 'error';
+        const path = (req.originalUrl ?? req.url ?? '').split('?')[0] ?? '';
+        return options.isRoutineRequest?.({ method: req.method ?? '', path }) ? 'debug' : 'info';
+      },
     }),
   );
   app.get('/healthz', (_req, res) => {

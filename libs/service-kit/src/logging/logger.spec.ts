@@ -61,6 +61,19 @@ describe('createLogger', () => {
     expect(first).toMatchObject({ a: { b: [{ bootstrapSecret: REDACTED, keep: 'visible' }] } });
   });
 
+  it('redacts common credential names and secret fields of JSON held in strings, in fields and messages', () => {
+    const { out, logger } = setup();
+    logger.info(
+      { config: { apiKey: FIELD_CANARY, privateKey: FIELD_CANARY, token: FIELD_CANARY } },
+      'config',
+    );
+    logger.info({ body: JSON.stringify({ user: 'u', password: FIELD_CANARY }) }, 'request body');
+    logger.info({ raw: `upstream said {"access_token": "${FIELD_CANARY}", "ok": true}` }, 'embedded');
+    logger.info(`payload ${JSON.stringify({ nested: JSON.stringify({ api_key: FIELD_CANARY }) })}`);
+    expectClean(out.text());
+    expect(out.records()[1]).toMatchObject({ body: JSON.stringify({ user: 'u', password: REDACTED }) });
+  });
+
   it('redacts secret-named fields of class instances and cyclic structures', () => {
     const { out, logger } = setup();
     class Credentials {

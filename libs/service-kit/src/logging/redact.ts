@@ -3,19 +3,110 @@ import { isSecretFieldName, SECRET_FIELD_NAMES } from '@sandbox/protocol';
 /** What a secret-bearing field's value is replaced with (the same marker as protocol's `redactSecrets`). */
 export const REDACTED = '[redacted]';
 
-/** HTTP header names that carry credentials although they are not protocol fields. */
-const EXTRA_SECRET_KEYS = ['cookie', 'set-cookie', 'proxy-authorization', 'x-api-key'] as const;
-const extraKeys = new Set<string>(EXTRA_SECRET_KEYS);
+/**
+ * Names that carry credentials although they are not protocol fields: HTTP credential headers and the
+ * names libraries and configuration commonly give tokens, API keys, private keys and passwords.
+ */
+const EXTRA_SECRET_KEYS = [
+  'cookie',
+  'set-cookie',
+  'proxy-authorization',
+  'x-api-key',
+  'token',
+  'access_token',
+  'accessToken',
+  'refresh_token',
+  'refreshToken',
+  'id_token',
+  'idToken',
+  'api_key',
+  'api-key',
+  'apiKey',
+  'private_key',
+  'privateKey',
+  'client_secret',
+  'clientSecret',
+  'passwd',
+  'passphrase',
+] as const;
+const extraKeys = new Set<string>(EXTRA_SECRET_KEYS.map((key) => key.toLowerCase()));
 
 /** Every key name the logger redacts, lower-cased. */
 export const SECRET_KEYS: readonly string[] = Object.freeze([
-  ...SECRET_FIELD_NAMES.map((name) => name.toLowerCase()),
-  ...EXTRA_SECRET_KEYS,
+  ...new Set([...SECRET_FIELD_NAMES, ...EXTRA_SECRET_KEYS].map((name) => name.toLowerCase())),
 ]);
 
-/** True when a field with this key carries a secret (protocol names plus credential headers). */
+/** True when a field with this key carries a secret (protocol names plus common credential names). */
 export function isSecretKey(key: string): boolean {
   return isSecretFieldName(key) || extraKeys.has(key.toLowerCase());
+}
+
+const keyAlternatives = SECRET_KEYS.map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+
+// A secret key in JSON text, quoted as is or escaped (JSON inside a string field), whose value is not
+// already the redaction marker.
+const unredactedKey = new RegExp(
+  `\\\\*"(?:${keyAlternatives})\\\\*"\\s*:(?!\\s*\\\\*"\\[redacted\\]\\\\*")`,
+  'i',
+);
+
+// A `"key": value` pair inside text that is not JSON (`password: x, {"password":"x"` cut short).
+const embeddedPair = new RegExp(
+  `("(?:${keyAlternatives})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*"|[^\\s,}\\]]+)`,
+  'gi',
+);
+
+/** What a string is replaced with when it names a secret key the redaction could not take apart. */
+export const WITHHELD = '[withheld: text with an unredactable secret field]';
+
+// Bounds the work on one string: each candidate end is a JSON.parse of the rest of the text.
+const MAX_CANDIDATES = 32;
+
+/** The JSON value starting at `start`, longest candidate first, or undefined when none parses. */
+function jsonAt(text: string, start: number): { end: number; value: unknown } | undefined {
+  const close = text[start] === '{' ? '}' : ']';
+  let end = text.lastIndexOf(close);
+  for (
+    let tries = 0;
+    end > start && tries < MAX_CANDIDATES;
+    tries += 1, end = text.lastIndexOf(close, end - 1)
+  ) {
+    try {
+      return { end: end + 1, value: JSON.parse(text.slice(start, end + 1)) as unknown };
+    } catch {
+      // A shorter candidate may still parse.
+    }
+  }
+  return undefined;
+}
+
+/** Each JSON document embedded in the text, redacted in place. */
+function redactEmbeddedJson(text: string): string {
+  let out = '';
+  let index = 0;
+  while (index < text.length) {
+    const start = text.slice(index).search(/[{[]/);
+    if (start < 0) break;
+    const found = jsonAt(text, index + start);
+    const stop = found ? found.end : index + start + 1;
+    out +=
+      text.slice(index, index + start) +
+      (found ? JSON.stringify(redactParsed(found.value)) : text[index + start]);
+    index = stop;
+  }
+  return out + text.slice(index);
+}
+
+/**
+ * A string with the secret-named fields of the JSON it holds redacted: JSON documents in it (the whole
+ * string or parts of it, at any depth, strings inside them included), then any loose `"key": value`
+ * pair. Text that still names a secret key with a value after that is withheld whole. Strings that
+ * mention no secret key (nearly all) are returned as they are.
+ */
+export function redactJsonText(text: string): string {
+  if (!unredactedKey.test(text)) return text;
+  const redacted = redactEmbeddedJson(text).replace(embeddedPair, `$1"${REDACTED}"`);
+  return unredactedKey.test(redacted) ? WITHHELD : redacted;
 }
 
 const MAX_DEPTH = 16;
@@ -31,6 +122,7 @@ export function redactDeep(
   depth = 0,
   seen = new Set<object>(),
 ): unknown {
+  if (typeof value === 'string') return redactJsonText(value);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return onError(value);
   const isArray = Array.isArray(value);
@@ -78,12 +170,6 @@ export function redactUrlCredentials(text: string): string {
   return text.replace(urlCredentials, `$1${REDACTED}@`);
 }
 
-// A secret key in a JSON line whose value is not already the redaction marker.
-const unredactedKey = new RegExp(
-  `"(?:${SECRET_KEYS.map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})":(?!"\\[redacted\\]")`,
-  'i',
-);
-
 /**
  * The last line of defence, run on every finished log line: if some field named like a secret still
  * has a value (a class instance's field, a serializer we did not write), the line is parsed, redacted
@@ -100,6 +186,7 @@ export function redactLine(line: string): string {
 }
 
 function redactParsed(value: unknown): unknown {
+  if (typeof value === 'string') return redactJsonText(value);
   if (Array.isArray(value)) return value.map(redactParsed);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(

@@ -21,6 +21,15 @@ describe('createSecretScrubber', () => {
     expect(secrets.scrub('header: quote"and\\slash;')).toBe(`header: ${SCRUBBED};`);
   });
 
+  it('replaces the value three times JSON-escaped and percent-encoded', () => {
+    const secrets = createSecretScrubber();
+    const value = 'p@ss"word/with&more';
+    secrets.register(value);
+    const thrice = JSON.stringify({ a: JSON.stringify({ b: JSON.stringify({ c: value }) }) });
+    expect(secrets.scrub(thrice)).not.toContain('word');
+    expect(secrets.scrub(`/login?password=${encodeURIComponent(value)}`)).toBe(`/login?password=${SCRUBBED}`);
+  });
+
   it('treats regular-expression characters literally', () => {
     const secrets = createSecretScrubber();
     secrets.register('a.b*c+d?(e)[f]');

@@ -70,12 +70,14 @@ function asText(value: string | Uint8Array): string {
 
 /**
  * The forms a value takes in a JSON log line: as is, JSON-escaped (quotes, backslashes, control
- * characters) and escaped twice (a JSON document logged as a string field).
+ * characters) once, twice and three times (a JSON document logged as a string field, itself inside
+ * one), and percent-encoded (a query parameter or a form body).
  */
 function encodedForms(value: string): string[] {
-  const once = JSON.stringify(value).slice(1, -1);
-  const twice = JSON.stringify(once).slice(1, -1);
-  return [value, once, twice];
+  const forms = [value];
+  for (let level = 0; level < 3; level += 1) forms.push(JSON.stringify(forms[level]).slice(1, -1));
+  forms.push(encodeURIComponent(value));
+  return forms;
 }
 
 function escapeRegExp(text: string): string {

@@ -63,8 +63,9 @@ describe('GET /discovery', () => {
       capacity: 2,
       capacity_used: 0,
       capacity_available: 2,
-      price_info: { price: 0, currency: '', unit: '' },
     });
+    // A free runner's price is omitted (`omitzero`, orchestrator/registry.go@e6ed85a9).
+    expect(reply.text).not.toContain('price_info');
     expect(reply.text).not.toContain(app.grant);
     expect(reply.text).not.toContain('runner_id');
   });

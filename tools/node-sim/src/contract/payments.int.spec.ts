@@ -1,5 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { NodeErrorMessage, PaymentChallengeSchema, WinningTicketSchema } from '@sandbox/protocol';
+import {
+  HeartbeatRuleMessage,
+  NodeErrorMessage,
+  PaymentChallengeSchema,
+  WinningTicketSchema,
+} from '@sandbox/protocol';
 import {
   checkWinningTicket,
   computeTicketHash,
@@ -11,7 +16,7 @@ import type { PaidFixture } from '../testing/paid-fixture';
 import { reservePaid, startPaidFixture } from '../testing/paid-fixture';
 import type { RunnerApp } from '../testing/runner-app';
 import { startRunnerApp } from '../testing/runner-app';
-import { call } from '../testing/sim-fixture';
+import { BOOTSTRAP_SECRET, call, heartbeat } from '../testing/sim-fixture';
 
 let app: RunnerApp;
 let paid: PaidFixture;
@@ -27,6 +32,48 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await paid.fx.stop();
+});
+
+// orchestrator/registry.go@e6ed85a9 (`normalizePriceAt`, called after `validateHeartbeat` and before
+// the credential checks): with a wei/USD rate every runner needs a price above zero.
+describe('paid mode: runner prices', () => {
+  const positive = HeartbeatRuleMessage.PositivePriceOnChain;
+  const body = (extra: Record<string, unknown>) => ({
+    runner_id: 'unpriced',
+    runner_url: app.url,
+    app: 'echo',
+    ...extra,
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['no price_info (a free app)', {}],
+    ['price 0', { price_info: { price: 0, currency: 'usd', unit: 'hour' } }],
+    ['price "0.0" in a string', { price_info: { price: '0.0', unit: 'fixed' } }],
+    ['a negative price (before the nonnegative rule)', { price_info: { price: -1, unit: 'hour' } }],
+    ['price 0 in EUR (before the currency rule)', { price_info: { price: 0, currency: 'eur' } }],
+  ])("refuses %s with 400 and Node's message", async (_name, extra) => {
+    const reply = await heartbeat(paid.fx, BOOTSTRAP_SECRET, body(extra));
+    expect(reply.status).toBe(400);
+    expect(reply.json()).toEqual({ error: positive });
+    const discovery = (await call(`${paid.fx.url}/discovery`)).text;
+    expect(discovery).not.toContain('/apps/unpriced/');
+  });
+
+  it('applies the body rules first and the price rule before any credential check', async () => {
+    const unit = await heartbeat(paid.fx, BOOTSTRAP_SECRET, body({ price_info: { unit: 'minute' } }));
+    expect(unit.json()).toEqual({ error: HeartbeatRuleMessage.Unit });
+    const runnerId = await heartbeat(paid.fx, BOOTSTRAP_SECRET, body({ runner_id: 'a/b' }));
+    expect(runnerId.json()).toEqual({ error: HeartbeatRuleMessage.RunnerId });
+    // An existing runner's own credential, with its price dropped: still the price rule (400, not 401).
+    const registered = await heartbeat(
+      paid.fx,
+      BOOTSTRAP_SECRET,
+      body({ runner_id: 'priced', price_info: { price: 1, unit: 'hour' } }),
+    );
+    const secret = registered.json<{ heartbeat_secret: string }>().heartbeat_secret;
+    const dropped = await heartbeat(paid.fx, secret, body({ runner_id: 'priced' }));
+    expect([dropped.status, dropped.json()]).toEqual([400, { error: positive }]);
+  });
 });
 
 describe('discovery and the 402 challenge', () => {

@@ -12,8 +12,21 @@ describe('normalizePrice', () => {
     expect(normalizePrice(quote('12.5'), undefined)).toEqual({ price: FREE_PRICE });
   });
 
-  it.each([[''], ['0'], ['0.0'], ['-0']])('treats %j as free', (price) => {
-    expect(normalizePrice(quote(price), rate)).toEqual({ price: FREE_PRICE });
+  it.each([[''], ['0'], ['0.0'], ['-0']])('treats %j as free off-chain', (price) => {
+    expect(normalizePrice(quote(price), undefined)).toEqual({ price: FREE_PRICE });
+  });
+
+  it.each([[''], ['0'], ['0.0'], ['-0'], ['-1'], ['1 usd']])(
+    'refuses %j in paid mode before any other price rule',
+    (price) => {
+      expect(normalizePrice(quote(price, 'hour', 'eth'), rate)).toEqual({
+        error: HeartbeatRuleMessage.PositivePriceOnChain,
+      });
+    },
+  );
+
+  it('refuses a negative price off-chain', () => {
+    expect(normalizePrice(quote('-1'), undefined)).toEqual({ error: HeartbeatRuleMessage.NegativePrice });
   });
 
   it('converts an hourly USD quote to ceil(wei per second) and keeps USD per second', () => {
@@ -38,7 +51,6 @@ describe('normalizePrice', () => {
   });
 
   it.each([
-    ['a negative price', quote('-1'), HeartbeatRuleMessage.NegativePrice],
     ['a non-USD currency', quote('1', 'hour', 'eth'), HeartbeatRuleMessage.Currency],
     ['a price beyond int64 wei', quote('1e30', 'fixed'), PRICE_RANGE_MESSAGE],
   ])('refuses %s', (_name, input, error) => {

@@ -34,23 +34,26 @@ export function isPaid(price: AdvertisedPriceValue): boolean {
 }
 
 /**
- * Node's `normalizePriceAt`: free for empty or zero prices and for every price when no wei/USD rate is
- * configured (off-chain); otherwise USD per hour becomes ceil(usd × rate / 3600) wei per second and a
- * fixed USD price ceil(usd × rate) wei. Returns Node's 400 message on failure.
+ * Node's `normalizePriceAt` (orchestrator/registry.go@e6ed85a9), in its order: with a wei/USD rate
+ * (paid mode) a missing, zero, negative or unparsable price is refused first; then empty or zero is
+ * free, a negative price and a currency other than USD are refused, and off-chain every price is free
+ * (accepted, neither advertised nor enforced). Paid: USD per hour becomes ceil(usd × rate / 3600) wei
+ * per second and a fixed USD price ceil(usd × rate) wei. Returns Node's 400 message on failure.
  */
 export function normalizePrice(
   quote: PriceQuoteFields,
   weiPerUsd: Rational | undefined,
 ): { price: AdvertisedPriceValue } | { error: string } {
   const text = quote.price.trim();
-  if (text === '' || text === '0') return { price: FREE_PRICE };
   const usd = parseRational(text);
+  if (weiPerUsd !== undefined && (!usd || sign(usd) <= 0)) {
+    return { error: HeartbeatRuleMessage.PositivePriceOnChain };
+  }
+  if (text === '' || (usd && sign(usd) === 0)) return { price: FREE_PRICE };
   if (!usd || sign(usd) < 0) return { error: HeartbeatRuleMessage.NegativePrice };
-  if (sign(usd) === 0) return { price: FREE_PRICE };
   if (quote.currency !== '' && quote.currency.trim().toLowerCase() !== 'usd') {
     return { error: HeartbeatRuleMessage.Currency };
   }
-  // Off-chain Node accepts the quote but neither advertises nor enforces it.
   if (weiPerUsd === undefined) return { price: FREE_PRICE };
   const unit = quote.unit.trim().toLowerCase() === 'fixed' ? 'fixed' : 'seconds';
   const perUnitUsd = unit === 'seconds' ? divideByInteger(usd, 3600n) : usd;

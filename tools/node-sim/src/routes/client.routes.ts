@@ -35,7 +35,8 @@ function discoveryRunnerJson(item: DiscoveryRunnerValue): Record<string, unknown
     capacity: profile.capacity,
     capacity_used: item.capacityUsed,
     capacity_available: item.capacityAvailable,
-    price_info: priceJson(item.price),
+    // `omitzero` (orchestrator/registry.go@e6ed85a9): a free runner's zero price is left out.
+    price_info: isPaid(item.price) ? priceJson(item.price) : undefined,
   };
 }
 

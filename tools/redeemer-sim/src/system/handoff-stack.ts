@@ -44,6 +44,9 @@ const FAST_HANDOFF_ENV = {
   DURABILITY_CHECK_MS: '500',
   RECONCILE_INTERVAL_MS: '5000',
   SHUTDOWN_TIMEOUT_MS: '10000',
+  // node-sim's simulated chain counts 12 s blocks from the Unix epoch.
+  CHAIN_VIEW: 'clock',
+  CHAIN_GENESIS_MS: '0',
 };
 
 export async function startHandoffStack(options: HandoffStackOptions = {}): Promise<HandoffStack> {

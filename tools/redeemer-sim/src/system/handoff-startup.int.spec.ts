@@ -24,6 +24,7 @@ async function run(env: Record<string, string>): Promise<{ code: number | null; 
     PORT: String(await findFreePort()),
     INTAKE_SECRET_FILE: join(dir, 'intake'),
     REDEEMER_SECRET_FILE: join(dir, 'redeemer'),
+    REDEEMER_URL: 'http://127.0.0.1:9',
     REDIS_STARTUP_TIMEOUT_MS: '2000',
     ...env,
   });

@@ -30,7 +30,7 @@ export function spawnService(
 ): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, entry), ...args], {
     cwd: REPO_ROOT,
-    env: { ...inheritedEnv(), ...env },
+    env: { ...inheritedEnv(), DRAIN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];

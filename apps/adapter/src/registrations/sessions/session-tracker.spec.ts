@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { SessionEvent } from '@sandbox/protocol';
-import type { SessionEventsPublisher } from '../events/session-events.publisher';
+import type { SessionEventsPublisher } from '../../events/session-events.publisher';
 import { SessionTracker } from './session-tracker';
 
 function setup(initial: string[] = []) {

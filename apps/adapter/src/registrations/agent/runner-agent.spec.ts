@@ -2,13 +2,13 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { NodeRequestError } from '@sandbox/node-client';
 import type { AdapterDrainMode, RegistrationFailed, RunnerWithdrawn, SessionEvent } from '@sandbox/protocol';
 import { pino } from 'pino';
-import { BOOTSTRAP, FakeNode } from '../__fixtures__/fake-node';
-import { createManualClock } from '../__fixtures__/manual-clock';
-import type { SessionEventsPublisher } from '../events/session-events.publisher';
-import type { AdapterMetrics } from '../metrics/adapter-metrics';
-import { createBeatScheduler } from '../scheduler/beat-scheduler';
-import type { RegistrationRecord } from './registration-record';
-import { O2RSlots } from './o2r-slots';
+import { BOOTSTRAP, FakeNode } from '../../__fixtures__/fake-node';
+import { createManualClock } from '../../__fixtures__/manual-clock';
+import type { SessionEventsPublisher } from '../../events/session-events.publisher';
+import type { AdapterMetrics } from '../../metrics/adapter-metrics';
+import { createBeatScheduler } from '../../scheduler/beat-scheduler';
+import type { RegistrationRecord } from '../state/registration-record';
+import { O2RSlots } from '../sessions/o2r-slots';
 import { RunnerAgent } from './runner-agent';
 
 const INTERVAL = 5_000;
@@ -220,6 +220,26 @@ describe('runner agent', () => {
     const calls = node.calls.length;
     await clock.advance(30_000);
     expect(node.calls).toHaveLength(calls);
+  });
+
+  it('learns the sessions of a runner without an O2R subscription from its heartbeats, within one interval', async () => {
+    const { clock, agent, node, events, beats } = setup();
+    agent.start(false);
+    await clock.advance(3_750);
+    expect(agent.link.o2r.subscriber).toBeUndefined();
+    // Node reserves a session just after a heartbeat left: the worst case.
+    await clock.advance(1);
+    node.runners.get('inst')?.sessions.push('s-late');
+    const reservedAt = clock.now();
+    await clock.advance(INTERVAL - 1);
+    const learned = events.find(([kind, event]) => kind === 'reserved' && 'sessionId' in event);
+    expect(learned?.[1]).toMatchObject({ sessionId: 's-late', source: 'heartbeat-reconcile' });
+    expect(agent.view().sessions).toEqual(['s-late']);
+    expect((beats().at(-1)?.at ?? Infinity) - reservedAt).toBeLessThanOrEqual(INTERVAL);
+    node.runners.get('inst')?.sessions.splice(0);
+    await clock.advance(INTERVAL);
+    expect(events.some(([kind]) => kind === 'released')).toBe(true);
+    expect(agent.view().sessions).toEqual([]);
   });
 
   it('parks an idle runner during a drain without registering it', async () => {

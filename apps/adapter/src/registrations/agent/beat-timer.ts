@@ -1,5 +1,5 @@
 import { backoffDelay } from '@sandbox/node-client';
-import type { BeatScheduler } from '../scheduler/beat-scheduler';
+import type { BeatScheduler } from '../../scheduler/beat-scheduler';
 
 /** When a registration's next run should be, after a step. */
 export type Next = 'periodic' | 'now' | 'retry' | 'slow-retry' | 'idle';

@@ -1,6 +1,6 @@
 import type { AdapterCommand, AdapterCommandResult, AdapterDrainMode } from '@sandbox/protocol';
 import type { Schedule } from '@sandbox/service-kit';
-import type { RunnerManager } from './runner-manager';
+import type { RunnerManager } from '../runner-manager';
 
 /** The commands of the `adapter-commands` queue. */
 export type DrainCommandName = AdapterCommandResult['command'];

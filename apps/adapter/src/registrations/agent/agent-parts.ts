@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import { BeatTimer } from './beat-timer';
-import { CallStats } from './call-stats';
-import { createPersister, type Persister } from './persister';
-import type { RegistrationRecord } from './registration-record';
+import { CallStats } from '../node/call-stats';
+import { createPersister, type Persister } from '../state/persister';
+import type { RegistrationRecord } from '../state/registration-record';
 import type { AgentDeps } from './runner-agent';
-import { SessionTracker } from './session-tracker';
+import { SessionTracker } from '../sessions/session-tracker';
 
 /** The parts of a `RunnerAgent` that need no reference to the agent itself beyond two callbacks. */
 export interface AgentParts {

@@ -1,5 +1,5 @@
 import type { AdapterDrainMode, RunnerState } from '@sandbox/protocol';
-import type { RegistrationRecord } from './registration-record';
+import type { RegistrationRecord } from '../state/registration-record';
 
 /**
  * What a registration should look like at Node right now: heartbeating with a capacity (`capped`

@@ -7,9 +7,9 @@ import {
 import { isO2RSessionEvent, type O2RMessage } from '@sandbox/protocol';
 import type { Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
-import type { AdapterMetrics } from '../metrics/adapter-metrics';
+import type { AdapterMetrics } from '../../metrics/adapter-metrics';
 import type { O2RSlots } from './o2r-slots';
-import type { RegistrationRecord } from './registration-record';
+import type { RegistrationRecord } from '../state/registration-record';
 import type { SessionTracker } from './session-tracker';
 
 /** Dependencies of an {@link O2RFollower}. */
@@ -102,11 +102,14 @@ export class O2RFollower {
     const { logger, metrics } = this.deps;
     switch (event.type) {
       case 'gap':
-        metrics.o2rGap();
+        metrics.o2rGap(event.resumeSeq - event.requestedSeq);
         logger.info(
           { from: event.requestedSeq, to: event.resumeSeq },
-          'O2R segments lost; resumed at the latest',
+          'O2R segments lost; resumed at the latest, heartbeating at once',
         );
+        // Node evicted events before they were read (a burst faster than one read's round trip):
+        // its heartbeat answer lists the sessions it has, so the next beat corrects the set now.
+        if (sub === this.subscriber) this.owner.poke();
         return;
       case 'reconnect':
         metrics.o2rReconnect(event.reason);

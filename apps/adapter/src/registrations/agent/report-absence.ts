@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { SessionEventsPublisher } from '../events/session-events.publisher';
-import type { RegistrationRecord } from './registration-record';
-import type { RunnerTarget } from './runner-target';
-import type { SessionTracker } from './session-tracker';
+import type { SessionEventsPublisher } from '../../events/session-events.publisher';
+import type { RegistrationRecord } from '../state/registration-record';
+import type { RunnerTarget } from '../drain/runner-target';
+import type { SessionTracker } from '../sessions/session-tracker';
 
 /** What {@link reportAbsence} needs of a registration. */
 export interface AbsenceContext {

@@ -1,21 +1,21 @@
 import type { AdapterDrainMode, InstanceWithdraw, RunnerView } from '@sandbox/protocol';
 import type { Logger } from 'pino';
-import type { SessionEventsPublisher } from '../events/session-events.publisher';
-import type { BeatScheduler } from '../scheduler/beat-scheduler';
+import type { SessionEventsPublisher } from '../../events/session-events.publisher';
+import type { BeatScheduler } from '../../scheduler/beat-scheduler';
 import { createAgentParts } from './agent-parts';
 import type { BeatTimer, Next } from './beat-timer';
-import type { CallStats } from './call-stats';
-import { NodeSteps } from './node-steps';
-import type { Persister } from './persister';
-import type { RegistrationRecord } from './registration-record';
+import type { CallStats } from '../node/call-stats';
+import { NodeSteps } from '../node/node-steps';
+import type { Persister } from '../state/persister';
+import type { RegistrationRecord } from '../state/registration-record';
 import { reportAbsence, type AbsenceOutcome } from './report-absence';
-import { RunnerLink, type LinkDeps } from './runner-link';
-import { runnerTarget, type RunnerTarget } from './runner-target';
+import { HeartbeatSender, type SenderDeps } from '../node/heartbeat-sender';
+import { runnerTarget, type RunnerTarget } from '../drain/runner-target';
 import { buildRunnerView } from './runner-view';
-import type { SessionTracker } from './session-tracker';
+import type { SessionTracker } from '../sessions/session-tracker';
 
 /** Dependencies of every {@link RunnerAgent}. */
-export interface AgentDeps extends LinkDeps {
+export interface AgentDeps extends SenderDeps {
   publisher: SessionEventsPublisher;
   scheduler: BeatScheduler;
   save(record: RegistrationRecord): Promise<void>;
@@ -33,7 +33,7 @@ export interface AgentDeps extends LinkDeps {
  */
 export class RunnerAgent {
   readonly tracker: SessionTracker;
-  readonly link: RunnerLink;
+  readonly link: HeartbeatSender;
   readonly stats: CallStats;
   private readonly timer: BeatTimer;
   private readonly persister: Persister;
@@ -52,7 +52,7 @@ export class RunnerAgent {
     });
     ({ logger: this.logger, tracker: this.tracker, persister: this.persister } = parts);
     ({ stats: this.stats, timer: this.timer } = parts);
-    this.link = new RunnerLink({ ...deps, logger: this.logger }, this);
+    this.link = new HeartbeatSender({ ...deps, logger: this.logger }, this);
     this.steps = new NodeSteps({
       ...parts,
       record,

@@ -8,15 +8,15 @@ import {
 import type { SessionEventSource } from '@sandbox/protocol';
 import type { Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
-import type { BootstrapSecret } from '../bootstrap-secret';
-import type { AdapterMetrics, RegistrationReason } from '../metrics/adapter-metrics';
+import type { BootstrapSecret } from '../../bootstrap-secret';
+import type { AdapterMetrics, RegistrationReason } from '../../metrics/adapter-metrics';
 import { heartbeatBody } from './heartbeat-body';
-import { O2RFollower, type O2ROwner } from './o2r-follower';
-import type { O2RSlots } from './o2r-slots';
-import type { RegistrationRecord } from './registration-record';
+import { O2RFollower, type O2ROwner } from '../sessions/o2r-follower';
+import type { O2RSlots } from '../sessions/o2r-slots';
+import type { RegistrationRecord } from '../state/registration-record';
 
 /** Dependencies shared by every runner's link to Node. */
-export interface LinkDeps {
+export interface SenderDeps {
   client: RunnerClient;
   bootstrap: BootstrapSecret;
   /** Node's URL for registrations (later calls use the `orchestrator` base Node returns). */
@@ -36,7 +36,7 @@ export interface LinkDeps {
 }
 
 /** The registration a link serves. */
-export type LinkOwner = O2ROwner;
+export type SenderOwner = O2ROwner;
 
 /** Request timeout for a heartbeat interval: 60 % of it, within [100 ms, max]. */
 export function requestTimeoutFor(intervalMs: number, maxMs: number): number {
@@ -44,18 +44,18 @@ export function requestTimeoutFor(intervalMs: number, maxMs: number): number {
 }
 
 /**
- * One runner's connection with Node: its registration calls (bootstrap, heartbeat, unregister)
- * and its O2R subscription. The credential lives in `record.node` only (and in Redis); it is never
+ * Sends one runner's calls to Node: registration (a heartbeat with the bootstrap secret), every
+ * later heartbeat, unregistration, and starts its O2R subscription on each new registration. The credential lives in `record.node` only (and in Redis); it is never
  * put in a log field, an error message, a metric or a view. It is deliberately not registered with
  * the log scrubber: with 256 runners that would make every log line run a regex of over a thousand
  * alternatives, rebuilt on every registration; the bootstrap secret is registered (main.ts).
  */
-export class RunnerLink {
+export class HeartbeatSender {
   readonly o2r: O2RFollower;
 
   constructor(
-    private readonly deps: LinkDeps,
-    private readonly owner: LinkOwner,
+    private readonly deps: SenderDeps,
+    private readonly owner: SenderOwner,
   ) {
     this.o2r = new O2RFollower(deps, owner);
   }

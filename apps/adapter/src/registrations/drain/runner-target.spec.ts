@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RegistrationRecord } from './registration-record';
+import type { RegistrationRecord } from '../state/registration-record';
 import { runnerState, runnerTarget } from './runner-target';
 
 const base: RegistrationRecord = {

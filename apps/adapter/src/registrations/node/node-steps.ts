@@ -1,16 +1,16 @@
 import { isNodeRequestError } from '@sandbox/node-client';
 import type { Logger } from 'pino';
-import type { NodeCallKind } from '../metrics/adapter-metrics';
-import type { BeatTimer, Next } from './beat-timer';
+import type { NodeCallKind } from '../../metrics/adapter-metrics';
+import type { BeatTimer, Next } from '../agent/beat-timer';
 import type { CallStats } from './call-stats';
-import type { RegistrationRecord } from './registration-record';
-import type { RunnerLink } from './runner-link';
-import type { SessionTracker } from './session-tracker';
+import type { RegistrationRecord } from '../state/registration-record';
+import type { HeartbeatSender } from './heartbeat-sender';
+import type { SessionTracker } from '../sessions/session-tracker';
 
 /** What the steps act on: one registration's parts. */
 export interface StepContext {
   record: RegistrationRecord;
-  link: RunnerLink;
+  link: HeartbeatSender;
   stats: CallStats;
   timer: BeatTimer;
   tracker: SessionTracker;

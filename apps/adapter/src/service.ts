@@ -1,41 +1,44 @@
 import { createRunnerClient, type HttpTransport } from '@sandbox/node-client';
 import { SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
-import { createProducer, createRedisConnection, preflightRedis, type TypedWorker } from '@sandbox/queue';
-import { realSchedule, type Schedule, type ServiceRuntime, type Shutdown } from '@sandbox/service-kit';
+import { createProducer, openRedisPair, preflightRedis, type TypedWorker } from '@sandbox/queue';
+import {
+  realSchedule,
+  type Schedule,
+  type ServiceContext,
+  type ServiceWiring,
+  type Shutdown,
+} from '@sandbox/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { createApp } from './app';
-import type { BootstrapSecret } from './bootstrap-secret';
+import { loadBootstrapSecret, type BootstrapSecret } from './bootstrap-secret';
 import type { AdapterConfig } from './config';
 import { createSessionEventsPublisher, type SessionEventsPublisher } from './events/session-events.publisher';
 import { createAdapterCommandsWorker } from './jobs/adapter-commands.worker';
 import { createInstanceEventsWorker } from './jobs/instance-events.worker';
 import { createAdapterMetrics } from './metrics/adapter-metrics';
-import { O2RSlots } from './registrations/o2r-slots';
-import { createRegistrationStore } from './registrations/registration-store';
+import { O2RSlots } from './registrations/sessions/o2r-slots';
+import { createRegistrationStore } from './registrations/state/registration-store';
 import { RunnerManager } from './registrations/runner-manager';
 import { createBeatScheduler } from './scheduler/beat-scheduler';
 
-/** Dependencies of {@link createAdapterService}; clocks and the HTTP transport are injectable for tests. */
-export interface AdapterServiceDeps {
-  config: AdapterConfig;
-  runtime: ServiceRuntime;
-  bootstrap: BootstrapSecret;
+/** Test seams of {@link composeAdapter}: clocks, randomness, the HTTP transport to Node. */
+export interface AdapterSeams {
   now?: () => number;
   schedule?: Schedule;
   random?: () => number;
   transport?: HttpTransport;
+  /** Least time between two re-reads of the bootstrap secret file. @defaultValue 5000 */
+  bootstrapReloadIntervalMs?: number;
 }
 
-/** The adapter, wired: HTTP app, registrations and queue workers. `main.ts` adds the process around it. */
-export interface AdapterService {
+type AdapterServiceDeps = ServiceContext<AdapterConfig> & AdapterSeams & { bootstrap: BootstrapSecret };
+
+/** The adapter, wired for `startService`, plus its registrations and an ordered stop for tests. */
+export interface AdapterWiring extends ServiceWiring {
   readonly app: Express;
   readonly manager: RunnerManager;
-  /** Starts taking jobs (after the HTTP listener is up). */
-  start(): void;
-  /** Registers the shutdown hooks in their phases: workers, registrations, queues, Redis. */
-  registerShutdown(shutdown: Shutdown): void;
-  /** Runs the same steps in order, for tests. */
+  /** Runs the shutdown steps in order without the rest of the process shutdown (tests). */
   stop(): Promise<void>;
 }
 
@@ -78,19 +81,34 @@ function buildManager(
   return manager;
 }
 
+/** Reads the bootstrap secret (exact bytes, registered with the log scrubber); throws when unusable. */
+function readBootstrap({ config, runtime }: ServiceContext<AdapterConfig>, seams: AdapterSeams) {
+  return loadBootstrapSecret(config.BOOTSTRAP_SECRET_FILE, {
+    secrets: runtime.secrets,
+    now: seams.now ?? Date.now,
+    ...(seams.bootstrapReloadIntervalMs === undefined
+      ? {}
+      : { minReloadIntervalMs: seams.bootstrapReloadIntervalMs }),
+    onReloadError: (error) =>
+      runtime.logger.error({ err: error }, 'bootstrap secret file unusable; keeping the old value'),
+  });
+}
+
 /**
- * Builds the adapter: checks Redis (throws `RedisPreflightError` when it could lose jobs), restores
- * the saved registrations (they resume heartbeating with their saved credentials), and creates the
- * workers paused.
+ * Builds the adapter for `startService`: reads the bootstrap secret, checks Redis (throws
+ * `RedisPreflightError` when it could lose jobs), restores the saved registrations (they resume
+ * heartbeating with their saved credentials) and creates the workers paused; they start taking jobs
+ * once the port is open. Every step's shutdown hook is registered in its phase.
  */
-export async function createAdapterService(deps: AdapterServiceDeps): Promise<AdapterService> {
-  const { config, runtime } = deps;
+export async function composeAdapter(
+  context: ServiceContext<AdapterConfig>,
+  seams: AdapterSeams = {},
+): Promise<AdapterWiring> {
+  const { config, runtime } = context;
   const logger = runtime.logger;
-  const clocks = { now: deps.now ?? Date.now, schedule: deps.schedule ?? realSchedule };
-  const redis = {
-    worker: createRedisConnection(config.REDIS_URL, 'worker', { logger }),
-    producer: createRedisConnection(config.REDIS_URL, 'producer', { logger }),
-  };
+  const deps: AdapterServiceDeps = { ...context, ...seams, bootstrap: readBootstrap(context, seams) };
+  const clocks = { now: seams.now ?? Date.now, schedule: seams.schedule ?? realSchedule };
+  const redis = openRedisPair(config.REDIS_URL, runtime);
   await preflightRedis(redis.worker);
   const prefix = config.QUEUE_PREFIX;
   const producer = createProducer(SESSION_EVENTS_QUEUE, { connection: redis.producer, prefix, logger });
@@ -104,24 +122,21 @@ export async function createAdapterService(deps: AdapterServiceDeps): Promise<Ad
     createInstanceEventsWorker(manager, workerDeps),
     createAdapterCommandsWorker(commands, workerDeps),
   ];
-  runtime.health.addReadinessCheck('redis', async () => (await redis.worker.ping()) === 'PONG', {
-    timeoutMs: 1_000,
-  });
   const steps: Array<[Parameters<Shutdown['register']>[0], string, () => Promise<unknown>]> = [
     ['readiness', 'commands', async () => stopping.abort()],
     ['workers', 'job-workers', () => Promise.all(workers.map((worker) => worker.close()))],
     ['informers', 'registrations', () => manager.stop()],
     ['queues', 'session-events', () => producer.close()],
-    ['redis', 'redis', () => Promise.all([redis.producer.quit(), redis.worker.quit()])],
   ];
+  steps.forEach(([phase, name, hook]) => runtime.shutdown.register(phase, name, hook));
   return {
     app: createApp({ ...runtime, runners: manager }),
     manager,
-    start: () => workers.forEach((worker) => void worker.worker.run()),
-    registerShutdown: (shutdown) =>
-      steps.forEach(([phase, name, hook]) => shutdown.register(phase, name, hook)),
+    afterListen: [{ name: 'job-workers', run: () => workers.forEach((worker) => void worker.worker.run()) }],
+    readyFields: () => ({ nodeUrl: config.NODE_URL, registrations: manager.list().length }),
     async stop() {
       for (const [, , hook] of steps) await hook();
+      await Promise.all([redis.producer.quit(), redis.worker.quit()]);
     },
   };
 }

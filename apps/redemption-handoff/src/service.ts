@@ -1,7 +1,13 @@
-import type { Server } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { TICKET_DELIVERY_QUEUE } from '@sandbox/protocol';
 import { createProducer, createWorker } from '@sandbox/queue';
-import { serveHttp, type ServiceRuntime } from '@sandbox/service-kit';
+import {
+  bearerToken,
+  readSecretFileText,
+  type ServiceContext,
+  type ServiceRuntime,
+  type ServiceWiring,
+} from '@sandbox/service-kit';
 import { createSignatureVerifier } from '@sandbox/tickets';
 import type { Queue } from 'bullmq';
 import { createApp } from './app';
@@ -18,10 +24,10 @@ import { openRedis, type RedisParts } from './ops/redis-setup';
 import { createTicketQueries } from './store/ticket-queries';
 import { createTicketStore, type TicketStore } from './store/ticket-store';
 
-/** The credentials the service uses (read from their files by main.ts). Secret. */
-export interface HandoffSecrets {
-  readonly intakeToken: string;
-  readonly redeemerToken: string;
+/** The credentials the service uses, read from their files (and registered with the log scrubber). */
+function readSecrets({ config, runtime }: ServiceContext<HandoffConfig>) {
+  const read = (path: string) => bearerToken(readSecretFileText(path, { scrubber: runtime.secrets }));
+  return { intakeToken: read(config.INTAKE_SECRET_FILE), redeemerToken: read(config.REDEEMER_SECRET_FILE) };
 }
 
 /** Reconciles now and every RECONCILE_INTERVAL_MS. */
@@ -77,7 +83,7 @@ function startDelivery(
 }
 
 /** Intake, operator views, probes: the HTTP side. */
-async function serve(
+function buildApp(
   config: HandoffConfig,
   runtime: ServiceRuntime,
   deps: {
@@ -88,7 +94,7 @@ async function serve(
     token: string;
     now: () => number;
   },
-): Promise<Server> {
+): RequestListener {
   const screen = createTicketScreen({
     verifier: createSignatureVerifier({ cacheSize: config.SIGNER_CACHE_SIZE }),
     windows: ticketWindowsFor(config),
@@ -105,26 +111,26 @@ async function serve(
     onResults: deps.metrics.intake,
   });
   const queries = createTicketQueries(producerRedis, deps.store.keys);
-  const app = createApp({ ...runtime, intake, intakeToken: deps.token, queries, now: deps.now });
-  const server = await serveHttp(runtime, app, { port: config.PORT, host: config.HOST });
   runtime.health.addReadinessCheck('redis', () => producerRedis.ping().then((reply) => reply === 'PONG'), {
     timeoutMs: 1_000,
   });
   runtime.health.addReadinessCheck('redis-durable', () => monitor.isDurable());
-  return server;
+  return createApp({ ...runtime, intake, intakeToken: deps.token, queries, now: deps.now });
 }
 
 /**
- * Wires and starts the service: Redis preflight (refuses eviction or AOF off) and durability check,
- * reconciliation of records and jobs, then the delivery worker, the outcome poller and the HTTP server.
- * Everything is registered with the runtime's shutdown. Readiness follows Redis and its durability.
+ * Builds the service for `startService`: Redis preflight (refuses eviction or AOF off) and durability
+ * check, the stores and the delivery queue; then, in order before the port opens, reconciliation of
+ * records and jobs, and the delivery worker with the outcome poller. Every part registers its own
+ * shutdown. Readiness follows Redis and its durability.
  */
-export async function startHandoff(
-  config: HandoffConfig,
-  runtime: ServiceRuntime,
-  secrets: HandoffSecrets,
-  now: () => number = Date.now,
-): Promise<Server> {
+export async function composeHandoff(
+  context: ServiceContext<HandoffConfig>,
+  seams: { now?: () => number } = {},
+): Promise<ServiceWiring> {
+  const { config, runtime } = context;
+  const now = seams.now ?? Date.now;
+  const secrets = readSecrets(context);
   const redis = await openRedis(config, runtime);
   const store = createTicketStore(redis.producerRedis, config.KEY_PREFIX);
   const queries = createTicketQueries(redis.producerRedis, store.keys);
@@ -145,22 +151,9 @@ export async function startHandoff(
     credential: secrets.redeemerToken,
     timeoutMs: config.DELIVERY_TIMEOUT_MS,
   });
-  const retentionMs = config.TERMINAL_RETENTION_MS;
-  await startReconciliation(config, runtime, {
-    store,
-    queries,
-    queue: producer.queue,
-    logger: runtime.logger,
-    now,
-    retentionMs,
-  });
-  startDelivery(config, runtime, {
-    store: createTicketStore(redis.workerRedis, config.KEY_PREFIX),
-    redeemer,
-    metrics,
-    now,
-  });
-  const server = await serve(config, runtime, {
+  const reconcileDeps = { store, queries, queue: producer.queue, logger: runtime.logger, now };
+  const workerStore = createTicketStore(redis.workerRedis, config.KEY_PREFIX);
+  const app = buildApp(config, runtime, {
     redis,
     store,
     queue: producer.queue,
@@ -168,6 +161,22 @@ export async function startHandoff(
     token: secrets.intakeToken,
     now,
   });
-  runtime.health.markReady();
-  return server;
+  return {
+    app,
+    start: [
+      {
+        name: 'reconciliation',
+        run: () =>
+          startReconciliation(config, runtime, {
+            ...reconcileDeps,
+            retentionMs: config.TERMINAL_RETENTION_MS,
+          }),
+      },
+      {
+        name: 'delivery',
+        run: () => startDelivery(config, runtime, { store: workerStore, redeemer, metrics, now }),
+      },
+    ],
+    readyFields: () => ({ port: config.PORT, redeemer: config.REDEEMER_URL }),
+  };
 }

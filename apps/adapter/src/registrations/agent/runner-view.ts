@@ -1,14 +1,14 @@
 import type { RunnerError, RunnerView } from '@sandbox/protocol';
-import type { RegistrationRecord } from './registration-record';
-import type { RunnerLink } from './runner-link';
-import { runnerState, type RunnerTarget } from './runner-target';
-import type { SessionTracker } from './session-tracker';
+import type { RegistrationRecord } from '../state/registration-record';
+import type { HeartbeatSender } from '../node/heartbeat-sender';
+import { runnerState, type RunnerTarget } from '../drain/runner-target';
+import type { SessionTracker } from '../sessions/session-tracker';
 
 /** What a view is built from (a `RunnerAgent`). */
 export interface ViewSource {
   record: RegistrationRecord;
   tracker: SessionTracker;
-  link: RunnerLink;
+  link: HeartbeatSender;
   lastBeat: { at: number; latencyMs: number; capacity: number } | undefined;
   lastError: RunnerError | undefined;
 }

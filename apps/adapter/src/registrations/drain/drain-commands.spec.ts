@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AdapterDrainStatus } from '@sandbox/protocol';
-import { createManualClock } from '../__fixtures__/manual-clock';
+import { createManualClock } from '../../__fixtures__/manual-clock';
 import { applyDrainCommand, CommandNotSettledError } from './drain-commands';
-import type { RunnerManager } from './runner-manager';
+import type { RunnerManager } from '../runner-manager';
 
 /** A manager with one registration that settles when told to. */
 function fakeManager(initial: AdapterDrainStatus) {

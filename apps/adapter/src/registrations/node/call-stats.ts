@@ -1,7 +1,7 @@
 import { failureLabel, isNodeRequestError } from '@sandbox/node-client';
 import type { RunnerError } from '@sandbox/protocol';
 import type { Logger } from 'pino';
-import type { AdapterMetrics, NodeCallKind } from '../metrics/adapter-metrics';
+import type { AdapterMetrics, NodeCallKind } from '../../metrics/adapter-metrics';
 
 /** The outcome of a successful registration or heartbeat. */
 export interface BeatOutcome {

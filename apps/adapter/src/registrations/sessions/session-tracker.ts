@@ -1,6 +1,6 @@
 import type { O2RSessionEvent, SessionEventSource } from '@sandbox/protocol';
-import type { SessionEventsPublisher } from '../events/session-events.publisher';
-import type { PendingRelease } from './registration-record';
+import type { SessionEventsPublisher } from '../../events/session-events.publisher';
+import type { PendingRelease } from '../state/registration-record';
 
 /** Released session ids remembered per runner, so a late or replayed event cannot revive them. */
 const TOMBSTONES = 512;

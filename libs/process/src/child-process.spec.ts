@@ -1,0 +1,88 @@
+import { describe, expect, it } from '@jest/globals';
+import { startChildProcess } from './child-process';
+
+const node = (script: string, env: Record<string, string> = {}) =>
+  startChildProcess(process.execPath, ['-e', script], { env });
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('startChildProcess', () => {
+  it('keeps and reports each line by stream, and resolves the exit code', async () => {
+    const lines: string[] = [];
+    const child = startChildProcess(
+      process.execPath,
+      ['-e', 'console.log("out one"); console.error("err one"); process.exit(3)'],
+      { onLine: (line, stream) => lines.push(`${stream}:${line}`) },
+    );
+    expect(await child.exited).toEqual({ code: 3, signal: null });
+    expect(lines.sort()).toEqual(['stderr:err one', 'stdout:out one']);
+    expect(child.stdout()).toBe('out one\n');
+    expect(child.stderr()).toBe('err one\n');
+    expect(child.isRunning()).toBe(false);
+  });
+
+  it('passes exactly the given environment', async () => {
+    const child = node('console.log(JSON.stringify(process.env))', { ONLY: 'this' });
+    await child.exited;
+    expect(JSON.parse(child.stdout())).toEqual({ ONLY: 'this' });
+  });
+
+  it('reports a command that cannot start through exited', async () => {
+    const exit = await startChildProcess('/nonexistent/command', []).exited;
+    expect(exit.code).toBeNull();
+    expect(exit.error).toMatch(/ENOENT/);
+  });
+
+  it('stops gracefully with SIGTERM', async () => {
+    const child = node(
+      'process.on("SIGTERM", () => { console.log("bye"); process.exit(0) }); console.log("up"); setInterval(() => {}, 1000)',
+    );
+    await waitForLine(child.stdout, 'up');
+    expect(await child.stop(10_000)).toEqual({ code: 0, signal: null });
+    expect(child.stdout()).toContain('bye');
+  });
+
+  it('kills the whole group when SIGTERM is ignored past the grace period', async () => {
+    const child = node(
+      'const { spawn } = require("node:child_process");' +
+        'const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });' +
+        'process.on("SIGTERM", () => {}); console.log(grandchild.pid); setInterval(() => {}, 1000)',
+    );
+    const grandchild = Number(await waitForLine(child.stdout, /^\d+$/));
+    expect(isAlive(grandchild)).toBe(true);
+    expect(await child.stop(200)).toEqual({ code: null, signal: 'SIGKILL' });
+    await waitUntil(() => !isAlive(grandchild));
+  });
+
+  it('kill() takes the whole group down at once', async () => {
+    const child = node('setInterval(() => {}, 1000); console.log("up")');
+    await waitForLine(child.stdout, 'up');
+    expect(await child.kill()).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+});
+
+async function waitForLine(read: () => string, match: string | RegExp): Promise<string> {
+  let found: string | undefined;
+  await waitUntil(() => {
+    found = read()
+      .split('\n')
+      .find((line) => (typeof match === 'string' ? line === match : match.test(line)));
+    return found !== undefined;
+  });
+  return found as string;
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,151 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { execa } from 'execa';
+
+/** Which of a child's output streams a line came from. */
+export type OutputStream = 'stdout' | 'stderr';
+
+/** Options of {@link startChildProcess}. */
+export interface ChildProcessOptions {
+  cwd?: string;
+  /** The child's whole environment: nothing of this process's environment is inherited. @defaultValue `{}` */
+  env?: Record<string, string>;
+  /** Called with each line the child prints, as it prints it. */
+  onLine?: (line: string, stream: OutputStream) => void;
+  /** How many characters of output the handle keeps (the newest; 0 keeps none). @defaultValue 1_000_000 */
+  keepChars?: number;
+}
+
+/** How a child ended. `error` is set when it could not be started at all (e.g. no such executable). */
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  error?: string;
+}
+
+/** A running child process, in its own process group. */
+export interface ChildProcessHandle {
+  readonly pid: number | undefined;
+  /** Resolves once the child has exited and its output is read to the end. */
+  readonly exited: Promise<ChildExit>;
+  isRunning(): boolean;
+  /** stdout and stderr lines, interleaved as they arrived. */
+  output(): string;
+  stdout(): string;
+  stderr(): string;
+  /** Sends `signal` to the child alone (not its group), e.g. SIGTERM for a graceful stop. */
+  signal(signal: NodeJS.Signals): void;
+  /** SIGTERM to the child, then SIGKILL to its whole group if it has not exited after `graceMs`. */
+  stop(graceMs?: number): Promise<ChildExit>;
+  /** SIGKILL to the whole process group at once, as a crash (or the OOM killer) would. */
+  kill(): Promise<ChildExit>;
+}
+
+const DEFAULT_KEEP_CHARS = 1_000_000;
+const DEFAULT_GRACE_MS = 15_000;
+
+/**
+ * Starts `command args` in its own process group (so a stop reaches every process it started, and a
+ * terminal's Ctrl-C reaches only the parent), with exactly `options.env`. The group is killed when
+ * this process exits, whatever the way. Failure to start is reported through `exited`, never thrown.
+ */
+export function startChildProcess(
+  command: string,
+  args: readonly string[],
+  options: ChildProcessOptions = {},
+): ChildProcessHandle {
+  const subprocess = execa(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? {},
+    extendEnv: false,
+    stdin: 'ignore',
+    buffer: false,
+    reject: false,
+    killDescendants: true,
+    forceKillAfterDelay: false,
+  });
+  const kept = keepOutput(options.keepChars ?? DEFAULT_KEEP_CHARS);
+  const onLine = (line: string, stream: OutputStream) => {
+    kept.add(line, stream);
+    options.onLine?.(line, stream);
+  };
+  const reading = [
+    readLines(subprocess.stdout, 'stdout', onLine),
+    readLines(subprocess.stderr, 'stderr', onLine),
+  ];
+  let running = subprocess.pid !== undefined;
+  const exited: Promise<ChildExit> = subprocess.then(async (result) => {
+    running = false;
+    await Promise.all(reading);
+    const exit: ChildExit = {
+      code: result.exitCode ?? null,
+      signal: (result.signal as NodeJS.Signals) ?? null,
+    };
+    return result.exitCode === undefined && result.signal === undefined
+      ? { ...exit, error: result.originalMessage || result.shortMessage }
+      : exit;
+  });
+
+  const signal = (name: NodeJS.Signals) => {
+    if (!running || subprocess.pid === undefined) return;
+    try {
+      process.kill(subprocess.pid, name);
+    } catch {
+      // It exited in the meantime.
+    }
+  };
+  const kill = () => {
+    if (running) subprocess.kill('SIGKILL');
+    return exited;
+  };
+  async function stop(graceMs = DEFAULT_GRACE_MS): Promise<ChildExit> {
+    if (!running) return exited;
+    signal('SIGTERM');
+    const timer = setTimeout(() => void kill(), graceMs);
+    const exit = await exited;
+    clearTimeout(timer);
+    return exit;
+  }
+  return {
+    pid: subprocess.pid,
+    exited,
+    isRunning: () => running,
+    output: kept.all,
+    stdout: () => kept.of('stdout'),
+    stderr: () => kept.of('stderr'),
+    signal,
+    stop,
+    kill,
+  };
+}
+
+function readLines(
+  stream: Readable | null,
+  name: OutputStream,
+  onLine: (line: string, stream: OutputStream) => void,
+) {
+  if (!stream) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    createInterface({ input: stream, crlfDelay: Infinity })
+      .on('line', (line) => onLine(line, name))
+      .on('close', resolve);
+  });
+}
+
+/** The newest `limit` characters of each stream and of both together. */
+function keepOutput(limit: number) {
+  const text = { all: '', stdout: '', stderr: '' };
+  const append = (current: string, line: string) => {
+    if (limit <= 0) return '';
+    const next = `${current}${line}\n`;
+    return next.length > limit ? next.slice(-limit) : next;
+  };
+  return {
+    add(line: string, stream: OutputStream) {
+      text.all = append(text.all, line);
+      text[stream] = append(text[stream], line);
+    },
+    all: () => text.all,
+    of: (stream: OutputStream) => text[stream],
+  };
+}

@@ -1,0 +1,7 @@
+export {
+  startChildProcess,
+  type ChildExit,
+  type ChildProcessHandle,
+  type ChildProcessOptions,
+  type OutputStream,
+} from './child-process';

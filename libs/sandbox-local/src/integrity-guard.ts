@@ -1,0 +1,157 @@
+import type { Logger } from 'pino';
+import type { Clock } from './clock';
+import { discoverInstances } from './discovery';
+import type { DiscoveredInstance } from './discovery';
+import type { Firewall } from './firewall';
+import type { FirewallSettings } from './firewall-input';
+import { firewallInputFor, hostNetworks } from './firewall-input';
+import type { RuleDrift } from './firewall-integrity';
+import { buildRestoreScript, firewallDrift, parseSave } from './firewall-integrity';
+import type { ForwardingLedger } from './forwarding-ledger';
+import type { HostNetwork } from './host-network';
+import type { InstanceNames } from './naming';
+import { instanceChains, instanceNames } from './naming';
+import type { Podman } from './podman';
+
+/** An instance whose isolation had drifted, and what the driver did about it. */
+export interface IsolationDrift {
+  instanceId: string;
+  problems: (RuleDrift | { problem: 'sysctl'; detail: string })[];
+  /** `restored`: its rules and settings are back; `withdrawn`: it could not be restored and was stopped. */
+  action: 'restored' | 'withdrawn';
+}
+
+/** What the guard needs from the driver. */
+export interface IntegrityGuardDeps {
+  prefix: string;
+  settings: FirewallSettings;
+  podman: Podman;
+  network: HostNetwork;
+  firewall: Firewall;
+  ledger: ForwardingLedger;
+  /** The uplink instances with egress `internet` are forwarded through, if any. */
+  uplink(): Promise<string | undefined>;
+  /** Instances being started or stopped right now: left alone until the driver is done with them. */
+  busy: ReadonlySet<string>;
+  stop(instanceId: string): Promise<void>;
+  logger: Logger;
+}
+
+type Checked = Required<Pick<DiscoveredInstance, 'instanceId' | 'address' | 'egress'>>;
+
+/** The sysctls of the instance's host veth as the driver set them (see HostNetwork.wire). */
+function expectedSysctls(names: InstanceNames, instance: Checked): Map<string, string> {
+  return new Map([
+    [`net.ipv4.conf.${names.hostVeth}.forwarding`, instance.egress === 'internet' ? '1' : '0'],
+    [`net.ipv6.conf.${names.hostVeth}.disable_ipv6`, '1'],
+  ]);
+}
+
+/**
+ * Keeps every running instance's isolation as the driver installed it, whatever else changes the
+ * host's rules (Docker, kube-proxy, ufw, an operator): its chains intact, its jumps present and first
+ * in INPUT, FORWARD, PREROUTING (and POSTROUTING for egress `internet`), its veth's forwarding and
+ * IPv6 settings, and the uplink's forwarding for egress `internet`. Drift is restored in one atomic
+ * commit per table; an instance that cannot be restored is stopped (fail closed).
+ */
+export function createIntegrityGuard(deps: IntegrityGuardDeps) {
+  async function sysctlDrift(instance: Checked, names: InstanceNames, uplink: string | undefined) {
+    const expected = expectedSysctls(names, instance);
+    if (instance.egress === 'internet' && uplink) expected.set(`net.ipv4.conf.${uplink}.forwarding`, '1');
+    const actual = await deps.network.readSysctls([...expected.keys()]);
+    const wrong = new Map([...expected].filter(([key, value]) => actual.get(key) !== value));
+    const problems = [...wrong.keys()].map((key) => ({
+      problem: 'sysctl' as const,
+      detail: `${key} is ${actual.get(key) ?? 'missing'}, ${expected.get(key)} expected`,
+    }));
+    return { wrong, problems };
+  }
+
+  async function restore(instance: Checked, save: string, wrong: Map<string, string>, uplink?: string) {
+    const names = instanceNames(deps.prefix, instance.instanceId);
+    const networks = hostNetworks(await deps.network.listAddresses(), deps.settings);
+    const input = firewallInputFor(names, instance.address, instance.egress, networks, deps.settings);
+    await deps.firewall.apply(buildRestoreScript(parseSave(save), input));
+    const uplinkKey = uplink && `net.ipv4.conf.${uplink}.forwarding`;
+    if (uplinkKey && wrong.has(uplinkKey)) await deps.ledger.claim(uplink);
+    wrong.delete(uplinkKey || '');
+    await deps.network.writeSysctls(wrong);
+    // A stop that began meanwhile removed the container: take back what the restore re-created.
+    if ((await deps.podman.state(names.container)) === undefined)
+      await deps.firewall.removeChains(instanceChains(names));
+  }
+
+  async function checkOne(instance: Checked, save: string, networks: string[], uplink?: string) {
+    const names = instanceNames(deps.prefix, instance.instanceId);
+    const input = firewallInputFor(names, instance.address, instance.egress, networks, deps.settings);
+    const rules = firewallDrift(parseSave(save), input);
+    const { wrong, problems } = await sysctlDrift(instance, names, uplink);
+    if (rules.length === 0 && problems.length === 0) return undefined;
+    const drift = { instanceId: instance.instanceId, problems: [...rules, ...problems] };
+    try {
+      await restore(instance, save, wrong, uplink);
+      const after = await deps.firewall.dump();
+      const still =
+        firewallDrift(parseSave(after), input).length +
+        (await sysctlDrift(instance, names, uplink)).problems.length;
+      if (still === 0) return { ...drift, action: 'restored' as const };
+    } catch (error) {
+      deps.logger.error({ instanceId: instance.instanceId, err: error }, 'restoring isolation failed');
+    }
+    await deps.stop(instance.instanceId);
+    return { ...drift, action: 'withdrawn' as const };
+  }
+
+  /** One pass over every running instance; returns the drift found and what was done about it. */
+  async function check(): Promise<IsolationDrift[]> {
+    const found = await discoverInstances(deps.prefix, deps);
+    const running = found.filter(
+      (entry): entry is DiscoveredInstance & Checked =>
+        entry.containerState === 'running' &&
+        entry.address !== undefined &&
+        entry.egress !== undefined &&
+        !deps.busy.has(entry.instanceId),
+    );
+    if (running.length === 0) return [];
+    const [save, addresses, uplink] = await Promise.all([
+      deps.firewall.dump(),
+      deps.network.listAddresses(),
+      deps.uplink(),
+    ]);
+    const networks = hostNetworks(addresses, deps.settings);
+    const drifts: IsolationDrift[] = [];
+    for (const instance of running) {
+      const drift = await checkOne(instance, save, networks, uplink);
+      if (!drift) continue;
+      deps.logger.error(drift, `isolation drift: ${drift.action}`);
+      drifts.push(drift);
+    }
+    return drifts;
+  }
+
+  /** Runs {@link check} every `intervalMs` until stopped; each pass's drift goes to `onDrift`. */
+  function watch(intervalMs: number, clock: Clock, onDrift: (drift: IsolationDrift) => void) {
+    let stopped = false;
+    let wake = () => undefined as void;
+    const stopping = new Promise<void>((resolve) => (wake = resolve));
+    const loop = (async () => {
+      while (!stopped) {
+        try {
+          for (const drift of await check()) onDrift(drift);
+        } catch (error) {
+          deps.logger.error({ err: error }, 'isolation check failed');
+        }
+        await Promise.race([clock.sleep(intervalMs), stopping]);
+      }
+    })();
+    return {
+      async stop() {
+        stopped = true;
+        wake();
+        await loop;
+      },
+    };
+  }
+
+  return { check, watch };
+}

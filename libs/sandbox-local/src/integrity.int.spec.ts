@@ -1,0 +1,137 @@
+import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import type { Server } from 'node:net';
+import { createServer } from 'node:net';
+import { runCommand } from './command-runner';
+import type { SandboxDriver, StartedInstance } from './local-driver';
+import { createLocalDriver } from './local-driver';
+import { instanceNames } from './naming';
+import { formatIpv4, parseIpv4 } from './subnet';
+import { leftovers } from './test-support/leaks.fixture';
+import { describeAsRoot } from './test-support/describe-as-root.fixture';
+import { exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';
+import { probeFromInstance } from './test-support/sandbox-probe.fixture';
+import { uniqueHost } from './test-support/unique-host.fixture';
+
+const { prefix: PREFIX, subnet: SUBNET } = uniqueHost('si');
+const PROTECTED_PORT = 16391;
+const OPEN_PORT = 16392;
+const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
+
+let driver: SandboxDriver;
+let instance: StartedInstance;
+let hostAddress = '';
+const servers: Server[] = [];
+/** Rules a test added as another tool would; each is deleted again after the test. */
+const foreign: string[][] = [];
+
+const names = () => instanceNames(PREFIX, instance.instanceId);
+const iptables = (...args: string[]) => runCommand('iptables', ['-w', '5', ...args]);
+const probeHost = () => probeFromInstance(names().container, hostAddress, OPEN_PORT);
+
+async function addForeign(table: string, chain: string, ...rule: string[]): Promise<void> {
+  await iptables('-t', table, '-I', chain, '1', ...rule);
+  foreign.push(['-t', table, '-D', chain, ...rule]);
+}
+
+async function listen(host: string, port: number): Promise<void> {
+  const server = createServer((socket) => socket.end('host\n'));
+  servers.push(server);
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+}
+
+describeAsRoot('isolation that holds when other tools change the host firewall', () => {
+  beforeAll(async () => {
+    driver = createLocalDriver({
+      logger: testLogger,
+      prefix: PREFIX,
+      subnet: SUBNET,
+      hostPorts: [PROTECTED_PORT],
+    });
+    instance = await driver.start(exampleSpec(await exampleImage()));
+    await driver.waitForReady(instance, HEALTH);
+    hostAddress = formatIpv4(parseIpv4(instance.address) - 1);
+    await listen(hostAddress, PROTECTED_PORT);
+    await listen(hostAddress, OPEN_PORT);
+  }, 120_000);
+
+  afterEach(async () => {
+    for (const rule of foreign.splice(0)) await iptables(...rule);
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    for (const found of await driver.list()) await driver.stop(found.instanceId);
+    expect(await leftovers(PREFIX)).toEqual({
+      containers: [],
+      namespaces: [],
+      links: [],
+      chains: [],
+      orphanSandboxes: [],
+    });
+  }, 60_000);
+
+  it('finds nothing to restore while the rules are as installed', async () => {
+    expect(await driver.checkIsolation()).toEqual([]);
+    expect((await probeHost()).result).not.toBe('connected');
+  });
+
+  it('restores a deleted INPUT jump, which had opened every host listener to the app', async () => {
+    await iptables('-D', 'INPUT', '-i', names().hostVeth, '-j', names().egressChain);
+    expect(await probeFromInstance(names().container, hostAddress, PROTECTED_PORT)).toMatchObject({
+      result: 'connected',
+    });
+    expect(await driver.checkIsolation()).toEqual([
+      expect.objectContaining({
+        action: 'restored',
+        problems: [expect.objectContaining({ problem: 'jump-missing' })],
+      }),
+    ]);
+    expect((await probeFromInstance(names().container, hostAddress, PROTECTED_PORT)).result).not.toBe(
+      'connected',
+    );
+    expect(await driver.checkIsolation()).toEqual([]);
+  });
+
+  it('moves its jumps back in front of an ACCEPT another tool inserted first', async () => {
+    await addForeign('filter', 'INPUT', '-i', names().hostVeth, '-j', 'ACCEPT');
+    expect((await probeHost()).result).toBe('connected');
+    const [drift] = await driver.checkIsolation();
+    expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'jump-not-first' }] });
+    expect((await probeHost()).result).not.toBe('connected');
+  });
+
+  it('keeps DNAT of other tools away from its packets, and the filter refuses what DNAT would reach', async () => {
+    const redirect = ['-i', names().hostVeth, '-p', 'tcp', '--dport', '9', '-j', 'DNAT'];
+    await addForeign('nat', 'PREROUTING', ...redirect, '--to-destination', `${hostAddress}:${OPEN_PORT}`);
+    // The DNAT applies (it is first), but the egress chain judges the rewritten destination: refused.
+    expect((await probeFromInstance(names().container, hostAddress, 9)).result).not.toBe('connected');
+    const [drift] = await driver.checkIsolation();
+    expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'jump-not-first' }] });
+    const { stdout } = await iptables('-t', 'nat', '-S', 'PREROUTING');
+    expect(stdout.split('\n')[1]).toBe(`-A PREROUTING -i ${names().hostVeth} -j ${names().preroutingChain}`);
+  });
+
+  it('turns forwarding on its veth off again after something turned it on', async () => {
+    const key = `net.ipv4.conf.${names().hostVeth}.forwarding`;
+    await runCommand('sysctl', ['-q', '-w', `${key}=1`]);
+    const [drift] = await driver.checkIsolation();
+    expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'sysctl' }] });
+    expect((await runCommand('sysctl', ['-n', key])).stdout.trim()).toBe('0');
+  });
+
+  it('restores a deleted jump by itself within seconds while watching', async () => {
+    const seen: string[] = [];
+    const watch = driver.watchIsolation({ intervalMs: 200, onDrift: (drift) => seen.push(drift.action) });
+    try {
+      await iptables('-D', 'FORWARD', '-o', names().hostVeth, '-j', names().ingressChain);
+      const deadline = Date.now() + 10_000;
+      while (seen.length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await watch.stop();
+    }
+    expect(seen).toEqual(['restored']);
+    const { stdout } = await iptables('-S', 'FORWARD');
+    expect(stdout).toContain(`-A FORWARD -o ${names().hostVeth} -j ${names().ingressChain}`);
+  });
+});

@@ -1,0 +1,111 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@sandbox/node-client';
+import {
+  describeExit,
+  startProcess,
+  type LineSink,
+  type ManagedProcess,
+  type ProcessSpec,
+} from './managed-process';
+import { introduceMember } from './member-roles';
+
+/** How a crashed member is restarted: as Kubernetes restarts a container (CrashLoopBackOff). */
+export interface RestartPolicy {
+  /** Wait before the first restart; doubles with each crash in a row. @defaultValue 1_000 */
+  initialMs: number;
+  /** Longest wait between restarts. @defaultValue 30_000 */
+  maxMs: number;
+  /** A run this long counts as healthy: the next crash waits `initialMs` again. @defaultValue 60_000 */
+  resetAfterMs: number;
+}
+
+/** A delay that ends early (rejecting) when `signal` aborts. */
+export const abortableDelay = (ms: number, signal: AbortSignal): Promise<void> =>
+  sleep(ms, undefined, { signal });
+
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  initialMs: 1_000,
+  maxMs: 30_000,
+  resetAfterMs: 60_000,
+};
+
+/** What a supervisor needs from the stack; clock and delay are injected so tests never sleep. */
+export interface SupervisorDeps {
+  sink: LineSink;
+  /** One line of the stack's own. */
+  say: (message: string) => void;
+  policy: RestartPolicy;
+  now: () => number;
+  /** Resolves after `ms`, or rejects once `signal` aborts. */
+  delay: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A member kept running: restarted whenever it exits, until {@link SupervisedMember.stop}. */
+export interface SupervisedMember {
+  readonly spec: ProcessSpec;
+  /** The first run's readiness: the stack starts the next member only after it. */
+  readonly firstReady: Promise<void>;
+  /** The current run's process id. */
+  pid(): number | undefined;
+  restarts(): number;
+  /** Cancels a pending restart and stops the current run. */
+  stop(graceMs: number): Promise<void>;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
+
+/**
+ * Starts `spec` and, once its first run is ready, restarts it whenever it exits: after `initialMs`,
+ * doubling per crash in a row up to `maxMs`, back to `initialMs` after a run of `resetAfterMs`.
+ */
+export function superviseMember(spec: ProcessSpec, deps: SupervisorDeps): SupervisedMember {
+  const { name } = spec;
+  const cancel = new AbortController();
+  const launch = () => {
+    const run = startProcess(spec, deps.sink);
+    deps.sink(name, introduceMember(spec, run.pid));
+    return run;
+  };
+  let current: ManagedProcess = launch();
+  let startedAt = deps.now();
+  let restarts = 0;
+  let crashesInARow = 0;
+
+  async function keepRunning(): Promise<void> {
+    while (!cancel.signal.aborted) {
+      const exit = await current.exited;
+      if (cancel.signal.aborted) return;
+      const ran = deps.now() - startedAt;
+      crashesInARow = ran >= deps.policy.resetAfterMs ? 1 : crashesInARow + 1;
+      const wait = backoffDelay(crashesInARow, { ...deps.policy, random: () => 1 });
+      deps.say(
+        `${name} exited (${describeExit(exit)}) after ${seconds(ran)}; restarting in ${seconds(wait)} (restart ${restarts + 1})`,
+      );
+      const waited = await deps.delay(wait, cancel.signal).then(
+        () => true,
+        () => false,
+      );
+      if (!waited || cancel.signal.aborted) return;
+      restarts += 1;
+      current = launch();
+      startedAt = deps.now();
+      current.waitReady().then(
+        () => deps.say(`${name} ready again${spec.banner ? ` at ${spec.banner}` : ''} (restart ${restarts})`),
+        (error: Error) => deps.say(`${name} restart ${restarts} not ready: ${error.message}`),
+      );
+    }
+  }
+
+  const firstReady = current.waitReady();
+  firstReady.then(keepRunning, () => undefined);
+  return {
+    spec,
+    firstReady,
+    pid: () => current.pid,
+    restarts: () => restarts,
+    async stop(graceMs) {
+      cancel.abort();
+      await current.stop(graceMs);
+    },
+  };
+}
