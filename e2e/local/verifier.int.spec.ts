@@ -33,8 +33,16 @@ async function responderRunners(): Promise<string[]> {
     .map((runner) => runner.url);
 }
 
+/** A management API call with the stack's admin token. */
+async function api(port: number, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(url(port, path), {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), ...(await stack.headers('admin')) },
+  });
+}
+
 async function instancesGone(): Promise<boolean> {
-  const reply = await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/instances?app=${APP}`));
+  const reply = await api(stack.ports.INSTANCE_MANAGER_PORT, `/v1/instances?app=${APP}`);
   return InstanceListSchema.parse(await reply.json()).instances.every(
     (instance) => instance.state === 'gone',
   );
@@ -51,7 +59,7 @@ describeAsRoot('the verifier on the local driver through the paid Node simulator
 
   afterAll(async () => {
     if (!stack) return;
-    await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/apps/${APP}`), { method: 'DELETE' });
+    await api(stack.ports.INSTANCE_MANAGER_PORT, `/v1/apps/${APP}`, { method: 'DELETE' });
     await waitFor(instancesGone, { timeoutMs: 60_000, description: 'every instance gone' }).catch(
       () => undefined,
     );
@@ -64,7 +72,7 @@ describeAsRoot('the verifier on the local driver through the paid Node simulator
       intervalMs: 500,
       description: 'the responder registered with Node',
     });
-    const request = await fetch(url(stack.ports.VERIFIER_PORT, '/v1/evaluations'), {
+    const request = await api(stack.ports.VERIFIER_PORT, '/v1/evaluations', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ target: { app: APP } }),
@@ -73,12 +81,12 @@ describeAsRoot('the verifier on the local driver through the paid Node simulator
     const { evaluationId } = (await request.json()) as { evaluationId: string };
     const status = await waitFor(
       async () => {
-        const list = (await (await fetch(url(stack.ports.VERIFIER_PORT, '/v1/targets'))).json()) as {
+        const list = (await (await api(stack.ports.VERIFIER_PORT, '/v1/targets')).json()) as {
           targets: { runnerId: string }[];
         };
         for (const { runnerId } of list.targets) {
           const target = TargetStatusSchema.parse(
-            await (await fetch(url(stack.ports.VERIFIER_PORT, `/v1/targets/${runnerId}`))).json(),
+            await (await api(stack.ports.VERIFIER_PORT, `/v1/targets/${runnerId}`)).json(),
           );
           if (target.attempts.some((attempt) => attempt.evaluationId.startsWith(evaluationId))) return target;
         }
@@ -89,7 +97,7 @@ describeAsRoot('the verifier on the local driver through the paid Node simulator
     const attempt = status.attempts.find((entry) => entry.evaluationId.startsWith(evaluationId));
     expect(attempt).toMatchObject({ status: 'pass', attribution: 'none' });
     const signed = SignedEvaluationReportSchema.parse(
-      await (await fetch(url(stack.ports.VERIFIER_PORT, `/v1/reports/${attempt?.reportId ?? ''}`))).json(),
+      await (await api(stack.ports.VERIFIER_PORT, `/v1/reports/${attempt?.reportId ?? ''}`)).json(),
     );
     expect(verifyReport(signed)).toMatchObject({ ok: true });
     const { report } = signed;
@@ -107,7 +115,7 @@ describeAsRoot('the verifier on the local driver through the paid Node simulator
     );
     await waitFor(
       async () => {
-        const reply = await fetch(url(stack.ports.REDEMPTION_HANDOFF_PORT, '/v1/winning-tickets'));
+        const reply = await api(stack.ports.REDEMPTION_HANDOFF_PORT, '/v1/winning-tickets');
         return TicketListResponseSchema.parse(await reply.json()).tickets.length > 0;
       },
       { timeoutMs: 60_000, intervalMs: 500, description: 'winning tickets at redemption-handoff' },

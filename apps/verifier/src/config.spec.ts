@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { VerifierConfigSchema } from './config';
 
-const files = { SIGNER_SECRET_FILE: '/run/secrets/signer', SIGNING_KEY_FILE: '/run/secrets/key' };
+const files = {
+  SIGNER_SECRET_FILE: '/run/secrets/signer',
+  SIGNING_KEY_FILE: '/run/secrets/key',
+  ADMIN_TOKEN_FILE: '/run/secrets/admin',
+  READ_TOKEN_FILE: '/run/secrets/read',
+};
 
 describe('verifier config', () => {
   it('defaults to the plan the method asks for', () => {

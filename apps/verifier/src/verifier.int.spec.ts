@@ -86,7 +86,7 @@ afterAll(async () => {
 });
 
 async function report(id: string | null | undefined): Promise<SignedEvaluationReport> {
-  const reply = await fetch(`${verifier.base}/v1/reports/${id ?? ''}`);
+  const reply = await verifier.api(`/v1/reports/${id ?? ''}`);
   expect(reply.status).toBe(200);
   return (await reply.json()) as SignedEvaluationReport;
 }
@@ -209,7 +209,7 @@ describe('verifier against the paid Node simulator', () => {
       await producer.close();
       const status = await waitFor(
         async () => {
-          const body = (await (await fetch(`${verifier.base}/v1/targets/faulty-1`)).json()) as TargetStatus;
+          const body = (await (await verifier.api(`/v1/targets/faulty-1`)).json()) as TargetStatus;
           return body.attempts.filter((attempt) => attempt.evaluationId === 'crashed-1').length === 2
             ? body
             : undefined;
@@ -227,18 +227,24 @@ describe('verifier against the paid Node simulator', () => {
   it('lists targets, fans an app-wide request out to its runners and answers 404 and 400', async () => {
     const status = await verifier.evaluate({ app: 'eval-responder' }, 'resp-1');
     expect(latest(status).evaluationId).toMatch(/^od-/u);
-    const list = (await (await fetch(`${verifier.base}/v1/targets`)).json()) as {
+    const list = (await (await verifier.api(`/v1/targets`)).json()) as {
       targets: { runnerId: string }[];
     };
     expect(list.targets.map((target) => target.runnerId).sort()).toEqual(['faulty-1', 'resp-1']);
-    expect((await fetch(`${verifier.base}/v1/targets/nobody`)).status).toBe(404);
-    expect((await fetch(`${verifier.base}/v1/reports/nothing`)).status).toBe(404);
-    const bad = await fetch(`${verifier.base}/v1/evaluations`, {
+    expect((await verifier.api(`/v1/targets/nobody`)).status).toBe(404);
+    expect((await verifier.api(`/v1/reports/nothing`)).status).toBe(404);
+    const bad = await verifier.api(`/v1/evaluations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ target: { app: 'x' }, seed: 'ab' }),
     });
     expect(bad.status).toBe(400);
+    const anonymous = await fetch(`${verifier.base}/v1/evaluations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target: { app: 'eval-responder' } }),
+    });
+    expect(anonymous.status).toBe(401);
   });
 
   it('ends the session of a run cut short by a shutdown and records it as a platform attempt', async () => {
@@ -264,7 +270,7 @@ describe('verifier against the paid Node simulator', () => {
     );
     faulty.setFault('hang-hash');
     try {
-      await fetch(`${second.base}/v1/evaluations`, {
+      await second.api(`/v1/evaluations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ target: { app: 'eval-faulty', runnerId: 'faulty-1' } }),
@@ -291,7 +297,7 @@ describe('verifier against the paid Node simulator', () => {
 
   it('never lets the seed, session tokens or the signer credential into logs, reports, metrics or Redis', async () => {
     const seedHex = CANARY_SEED.toString('hex');
-    const metrics = await (await fetch(`${verifier.base}/metrics`)).text();
+    const metrics = await (await verifier.api(`/metrics`)).text();
     const stored = await dumpRedis(inspect);
     expect(metrics).toContain('verifier_evaluations_total');
     expect(metrics).not.toContain('session');

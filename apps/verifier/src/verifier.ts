@@ -149,7 +149,7 @@ export function composeVerifier(
     timeoutMs: 1_000,
   });
   return {
-    app: createApp({ ...runtime, producer, store: readStore, now: wallNow }),
+    app: createApp({ ...runtime, producer, store: readStore, now: wallNow, access: context.access }),
     start: [
       {
         name: 'redis-preflight',

@@ -1,7 +1,8 @@
 // The stack's evaluation target: builds the eval-responder image and declares it to instance-manager as
 // an ordinary app (`PUT /v1/apps/eval-responder`), then waits for the stack to stop it. The app stays
 // declared across restarts, as any app does.
-//   node --import tsx tools/stack/src/declare-eval-responder.ts <instance-manager URL> [usd per hour]
+//   node --import tsx tools/stack/src/declare-eval-responder.ts <instance-manager URL> <admin token file> [usd per hour]
+import { readFile } from 'node:fs/promises';
 import type { AppSpecInput } from '@sandbox/protocol';
 import { ensureEvalResponderImage, EVAL_RESPONDER } from '@sandbox/sandbox-local';
 
@@ -21,12 +22,14 @@ function spec(image: string, usdPerHour: string | undefined): AppSpecInput {
   };
 }
 
-async function main([managerUrl, usdPerHour]: string[]): Promise<void> {
-  if (!managerUrl) throw new Error('usage: declare-eval-responder <instance-manager URL> [usd per hour]');
+async function main([managerUrl, tokenFile, usdPerHour]: string[]): Promise<void> {
+  if (!managerUrl || !tokenFile)
+    throw new Error('usage: declare-eval-responder <instance-manager URL> <admin token file> [usd per hour]');
+  const token = (await readFile(tokenFile, 'utf8')).trim();
   const image = await ensureEvalResponderImage();
   const reply = await fetch(`${managerUrl}/v1/apps/${EVAL_RESPONDER_APP}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify(spec(image, usdPerHour)),
   });
   if (reply.status >= 300)

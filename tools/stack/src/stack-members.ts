@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runnerGrants } from '@sandbox/protocol';
 import type { StackConfig } from './config';
@@ -22,6 +23,11 @@ export interface StackContext {
  */
 export function stackMembers(config: StackConfig, context: StackContext): ProcessSpec[] {
   const redisUrl = `redis://127.0.0.1:${config.REDIS_PORT}`;
+  const { secrets } = context;
+  // Every service of ours: the management tokens, and the Redis password (from its file).
+  const ours = { ADMIN_TOKEN_FILE: secrets.adminToken, READ_TOKEN_FILE: secrets.readToken };
+  const redis = { REDIS_URL: redisUrl, REDIS_PASSWORD_FILE: secrets.redisPassword };
+  const tokensNote = ` (admin token file: ${secrets.adminToken}, read token file: ${secrets.readToken})`;
   const service = (name: string, entry: string, port: number, env: Record<string, string>): ProcessSpec => ({
     name,
     command: context.nodePath,
@@ -35,13 +41,15 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       ...env,
     },
     isReady: () => httpReady(`http://127.0.0.1:${port}/readyz`),
-    banner: `http://127.0.0.1:${port}/`,
+    banner: `http://127.0.0.1:${port}/${'ADMIN_TOKEN_FILE' in env ? tokensNote : ''}`,
   });
   return [
     {
       name: 'redis',
       command: 'redis-server',
       args: [
+        // The configuration file first (redis-server's rule): it holds `requirepass`.
+        secrets.redisConfig,
         ...['--port', String(config.REDIS_PORT), '--bind', '127.0.0.1', '--protected-mode', 'yes'],
         ...['--dir', join(context.dataDir, 'redis'), '--save', ''],
         ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
@@ -49,7 +57,7 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       ],
       cwd: context.root,
       env: context.baseEnv,
-      isReady: () => redisReady(config.REDIS_PORT),
+      isReady: () => redisReady(config.REDIS_PORT, secrets.redisPassword),
       banner: redisUrl,
     },
     service('redeemer-sim', 'tools/redeemer-sim/src/main.ts', config.REDEEMER_SIM_PORT, {
@@ -57,7 +65,8 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       REDEEMER_SECRET_FILE: context.secrets.redeemer,
     }),
     service('redemption-handoff', 'apps/redemption-handoff/src/main.ts', config.REDEMPTION_HANDOFF_PORT, {
-      REDIS_URL: redisUrl,
+      ...ours,
+      ...redis,
       INTAKE_SECRET_FILE: context.secrets.handoffIntake,
       REDEEMER_URL: `http://127.0.0.1:${config.REDEEMER_SIM_PORT}`,
       REDEEMER_SECRET_FILE: context.secrets.redeemer,
@@ -69,7 +78,8 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
     ...(context.isRoot
       ? [
           service('instance-manager', 'apps/instance-manager/src/main.ts', config.INSTANCE_MANAGER_PORT, {
-            REDIS_URL: redisUrl,
+            ...ours,
+            ...redis,
             LOCAL_SUBNET: config.INSTANCE_SUBNET,
             LOCAL_PREFIX: config.INSTANCE_PREFIX,
             LOCAL_PROTECTED_PORTS: stackPorts(config).join(','),
@@ -77,17 +87,22 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
         ]
       : []),
     service('adapter', 'apps/adapter/src/main.ts', config.ADAPTER_PORT, {
-      REDIS_URL: redisUrl,
+      ...ours,
+      ...redis,
       NODE_URL: `http://127.0.0.1:${config.NODE_SIM_PORT}`,
       BOOTSTRAP_SECRET_FILE: nodeSimBootstrapSecretPath(context.dataDir),
     }),
     service('dashboard', 'apps/dashboard/src/main.ts', config.DASHBOARD_PORT, {
-      REDIS_URL: redisUrl,
+      ...ours,
+      ...redis,
       DASHBOARD_WRITABLE: String(config.DASHBOARD_WRITABLE),
     }),
-    ...(context.isRoot && config.NODE_SIM_PAID ? [evalResponderApp(config, context)] : []),
+    ...(context.isRoot && config.NODE_SIM_PAID
+      ? [evalResponderApp(config, context, secrets.adminToken)]
+      : []),
     service('verifier', 'apps/verifier/src/main.ts', config.VERIFIER_PORT, {
-      REDIS_URL: redisUrl,
+      ...ours,
+      ...redis,
       NODE_URL: `http://127.0.0.1:${config.NODE_SIM_PORT}`,
       SIGNER_URL: `http://127.0.0.1:${config.NODE_SIM_PORT}`,
       SIGNER_SECRET_FILE: context.secrets.verifierSigner,
@@ -107,23 +122,34 @@ const VERIFIER_SCHEDULE_MS = 120_000;
  * In paid mode (as root): builds the eval-responder image and declares the app to instance-manager
  * (ready once declared), so the verifier has a target to pay for.
  */
-function evalResponderApp(config: StackConfig, context: StackContext): ProcessSpec {
+function evalResponderApp(config: StackConfig, context: StackContext, adminTokenFile: string): ProcessSpec {
   const manager = `http://127.0.0.1:${config.INSTANCE_MANAGER_PORT}`;
   return {
     name: 'eval-responder',
     command: context.nodePath,
     args: [
-      ...['--import', 'tsx', 'tools/stack/src/declare-eval-responder.ts', manager],
+      ...['--import', 'tsx', 'tools/stack/src/declare-eval-responder.ts', manager, adminTokenFile],
       // Priced so that, at the simulator's ticket face value, every run pays with many tickets and
       // winners reach redemption-handoff within one evaluation.
       '3600',
     ],
     cwd: context.root,
     env: context.baseEnv,
-    isReady: () => httpReady(`${manager}/v1/apps/eval-responder`),
+    isReady: () => declared(`${manager}/v1/apps/eval-responder`, adminTokenFile),
     readyTimeoutMs: 300_000,
     banner: `${manager}/v1/apps/eval-responder`,
   };
+}
+
+/** True once instance-manager knows the app (asked with the stack's token). */
+async function declared(url: string, tokenFile: string): Promise<boolean> {
+  const token = (await readFile(tokenFile, 'utf8')).trim();
+  const reply = await fetch(url, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(1_000),
+  });
+  await reply.body?.cancel();
+  return reply.status === 200;
 }
 
 /** Where the stack keeps the Node simulator's bootstrap secret (generated on first start). */

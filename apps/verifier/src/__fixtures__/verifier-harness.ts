@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,9 @@ export async function startVerifier(
   const keyFile = join(dir, 'key');
   await writeFile(signerFile, `${seams.signerCredential}\n`, { mode: 0o600 });
   await writeFile(keyFile, seams.signingKeyHex ?? '', { mode: 0o600 });
+  const adminToken = `admin-${randomBytes(12).toString('hex')}`;
+  await writeFile(join(dir, 'admin'), adminToken, { mode: 0o600 });
+  await writeFile(join(dir, 'read'), `read-${randomBytes(12).toString('hex')}`, { mode: 0o600 });
   const log = memoryLog();
   const exits: number[] = [];
   const { signerCredential: _credential, signingKeyHex: _key, ...rest } = seams;
@@ -37,6 +41,8 @@ export async function startVerifier(
       LOG_LEVEL: 'debug',
       SIGNER_SECRET_FILE: signerFile,
       SIGNING_KEY_FILE: keyFile,
+      ADMIN_TOKEN_FILE: join(dir, 'admin'),
+      READ_TOKEN_FILE: join(dir, 'read'),
       SCHEDULE_APPS: '',
       ...env,
     },
@@ -46,9 +52,16 @@ export async function startVerifier(
     exit: (code) => void exits.push(code),
   });
   const base = `http://127.0.0.1:${boundPort(started.server)}`;
+  /** A call to the verifier's API with the admin token. */
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${adminToken}` },
+    });
   return {
     ...started,
     base,
+    api,
     log,
     async stop() {
       await started.runtime.shutdown.run('test over', 0);
@@ -59,7 +72,7 @@ export async function startVerifier(
       target: { app: string; runnerId?: string },
       runnerId = target.runnerId,
     ): Promise<TargetStatus> {
-      const reply = await fetch(`${base}/v1/evaluations`, {
+      const reply = await api('/v1/evaluations', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ target }),
@@ -68,7 +81,7 @@ export async function startVerifier(
       const { evaluationId } = (await reply.json()) as { evaluationId: string };
       return until(
         async () => {
-          const status = await fetch(`${base}/v1/targets/${runnerId ?? ''}`);
+          const status = await api(`/v1/targets/${runnerId ?? ''}`);
           if (status.status !== 200) return undefined;
           const body = (await status.json()) as TargetStatus;
           return body.attempts.some((attempt) => attempt.evaluationId.startsWith(evaluationId))
