@@ -1,6 +1,6 @@
 import { startService } from '@sandbox/service-kit';
 import { processEnv, VerifierConfigSchema } from './config';
-import { composeVerifier } from './verifier';
+import { composeVerifier } from './service';
 
 await startService({
   name: 'verifier',

@@ -97,6 +97,15 @@ function latest(status: TargetStatus) {
   return attempt;
 }
 
+/** Every run ends its session: Node holds none once it is over. */
+async function noSessionLeft(): Promise<void> {
+  await waitFor(
+    async () =>
+      (await (await fetch(`${node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') || undefined,
+    { description: 'Node to have no session left', timeoutMs: 10_000 },
+  );
+}
+
 async function faultyRun(fault: Fault): Promise<TargetStatus> {
   faulty.setFault(fault);
   return verifier.evaluate({ app: 'eval-faulty', runnerId: 'faulty-1' });
@@ -159,6 +168,7 @@ describe('verifier against the paid Node simulator', () => {
     const status = await faultyRun(fault);
     expect(latest(status)).toMatchObject({ status: 'fail', attribution: 'target', reasonCode });
     expect(status.current?.state).toBe('fail');
+    await noSessionLeft();
   });
 
   it('keeps the last good result, unrefreshed, through a signer outage', async () => {

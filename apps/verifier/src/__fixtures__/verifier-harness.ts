@@ -8,7 +8,7 @@ import { startService, type StartedService } from '@sandbox/service-kit';
 import { boundPort } from '@sandbox/service-kit';
 import { until } from './until';
 import { VerifierConfigSchema, type VerifierConfig } from '../config';
-import { composeVerifier, type VerifierSeams } from '../verifier';
+import { composeVerifier, type VerifierSeams } from '../service';
 
 /** Log lines kept in memory. */
 export function memoryLog() {
