@@ -2,11 +2,18 @@ import {
   readSecretFileText,
   bearerToken,
   type ServiceContext,
+  type ServiceRuntime,
   type ServiceWiring,
 } from '@sandbox/service-kit';
-import { reportSigningKey } from '@sandbox/evaluation-report';
+import { reportSigningKey, type ReportSigningKey } from '@sandbox/evaluation-report';
 import { EVALUATIONS_QUEUE } from '@sandbox/protocol';
-import { createProducer, createRedisConnection, createWorker, preflightRedis } from '@sandbox/queue';
+import {
+  createProducer,
+  createRedisConnection,
+  createWorker,
+  preflightRedis,
+  type Producer,
+} from '@sandbox/queue';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createApp } from './app';
@@ -16,10 +23,11 @@ import { syncSchedules } from './jobs/schedules';
 import { discoverRunners } from './node/discovery';
 import { createSignerClient } from './node/signer-client';
 import { createVerifierMetrics } from './ops/verifier-metrics';
-import { buildReport } from './run/build-report';
+import type { Plan } from './plan/plan';
+import { buildReport, type ReportDeps } from './run/build-report';
 import { ReliabilityCounter } from './run/reliability';
-import { runEvaluation } from './run/run-evaluation';
-import { createEvaluationStore } from './store/evaluation-store';
+import { runEvaluation, type RunDeps } from './run/run-evaluation';
+import { createEvaluationStore, type EvaluationStore } from './store/evaluation-store';
 
 /** This build's version, written into every report. */
 export const VERIFIER_VERSION = '0.1.0';
@@ -47,6 +55,96 @@ function readSecrets(config: VerifierConfig, context: ServiceContext<VerifierCon
   return { credential, key: reportSigningKey(keyHex) };
 }
 
+function planOf(config: VerifierConfig): Plan {
+  return {
+    latencyProbes: config.LATENCY_PROBES,
+    transferSeconds: config.TRANSFER_SECONDS,
+    warmupSeconds: config.WARMUP_SECONDS,
+    maxTransferBytes: config.MAX_TRANSFER_BYTES,
+    hashShares: config.HASH_SHARES,
+    hashDifficultyBits: config.HASH_DIFFICULTY_BITS,
+    runTimeoutMs: config.RUN_TIMEOUT_MS,
+  };
+}
+
+/** Three connections: fail-fast for the API and producer, patient for the worker and the store's writes. */
+function openRedis(config: VerifierConfig, runtime: ServiceRuntime) {
+  const { logger } = runtime;
+  const producer = createRedisConnection(config.REDIS_URL, 'producer', { logger });
+  const worker = createRedisConnection(config.REDIS_URL, 'worker', { logger });
+  const store = createRedisConnection(config.REDIS_URL, 'worker', { logger });
+  runtime.shutdown.register('redis', 'redis', () =>
+    Promise.all([producer, worker, store].map((connection) => connection.quit())),
+  );
+  runtime.health.addReadinessCheck('redis', () => producer.ping().then((reply) => reply === 'PONG'), {
+    timeoutMs: 1_000,
+  });
+  return { producer, worker, store };
+}
+
+interface HandlerParts {
+  store: EvaluationStore;
+  producer: Producer<typeof EVALUATIONS_QUEUE>;
+  key: ReportSigningKey;
+  credential: string;
+  stopSignal: AbortSignal;
+  wallNow: () => number;
+  monoNow: () => number;
+}
+
+/** The `run-evaluation` handler over the paying Node client, the plan and the report signer. */
+function evaluationHandler(
+  context: ServiceContext<VerifierConfig>,
+  parts: HandlerParts,
+  seams: VerifierSeams,
+) {
+  const { config, runtime } = context;
+  const { logger } = runtime;
+  const plan = planOf(config);
+  const signer = createSignerClient({
+    url: config.SIGNER_URL,
+    credential: parts.credential,
+    timeoutMs: config.REQUEST_TIMEOUT_MS,
+  });
+  const runDeps: RunDeps = {
+    nodeUrl: config.NODE_URL,
+    plan,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    paymentIntervalMs: config.PAYMENT_INTERVAL_MS,
+    signer,
+    logger,
+    wallNow: parts.wallNow,
+    monoNow: parts.monoNow,
+    stopSignal: parts.stopSignal,
+    ...(seams.newSeed ? { newSeed: seams.newSeed } : {}),
+  };
+  const reportDeps: ReportDeps = {
+    verifierId: config.VERIFIER_ID,
+    verifierVersion: VERIFIER_VERSION,
+    key: parts.key,
+    plan,
+    nodeUrl: config.NODE_URL,
+    resultTtlMs: config.RESULT_TTL_MS,
+    newReportId: () => `rep-${randomUUID()}`,
+  };
+  return createRunEvaluationHandler({
+    store: parts.store,
+    producer: parts.producer,
+    metrics: createVerifierMetrics(runtime.metrics.registry),
+    logger,
+    wallNow: parts.wallNow,
+    scheduleJitterMs: config.SCHEDULE_JITTER_MS,
+    run: (job) => runEvaluation(job, runDeps),
+    buildReport: (record) => buildReport(record, reportDeps),
+    discover: (app) =>
+      discoverRunners(
+        config.NODE_URL,
+        { app },
+        { timeoutMs: config.REQUEST_TIMEOUT_MS, reliability: new ReliabilityCounter() },
+      ),
+  });
+}
+
 /**
  * Wires the verifier from explicit parts: Redis (preflighted), the `evaluations` producer and worker,
  * the schedules, the paying Node client with the remote signer, the report store and the HTTP API.
@@ -59,101 +157,51 @@ export function composeVerifier(
   const { config, runtime } = context;
   const { logger, shutdown } = runtime;
   const wallNow = seams.wallNow ?? Date.now;
-  const monoNow = seams.monoNow ?? (() => performance.now());
   const { credential, key } = readSecrets(config, context, seams);
-  const producerRedis = createRedisConnection(config.REDIS_URL, 'producer', { logger });
-  const workerRedis = createRedisConnection(config.REDIS_URL, 'worker', { logger });
-  const storeRedis = createRedisConnection(config.REDIS_URL, 'worker', { logger });
-  shutdown.register('redis', 'redis', () =>
-    Promise.all([producerRedis, workerRedis, storeRedis].map((r) => r.quit())),
-  );
+  const redis = openRedis(config, runtime);
   const retentionSeconds = Math.ceil(config.REPORT_RETENTION_MS / 1000);
-  const store = createEvaluationStore(storeRedis, config.KEY_PREFIX, retentionSeconds);
-  const readStore = createEvaluationStore(producerRedis, config.KEY_PREFIX, retentionSeconds);
   const producer = createProducer(EVALUATIONS_QUEUE, {
-    connection: producerRedis,
+    connection: redis.producer,
     prefix: config.QUEUE_PREFIX,
     logger,
   });
   shutdown.register('queues', 'evaluations', () => producer.close());
-  const metrics = createVerifierMetrics(runtime.metrics.registry);
   // Runs in progress end at once on shutdown (their sessions stopped), so the worker closes in time.
   const stopping = new AbortController();
   shutdown.register('readiness', 'abort-runs', () => stopping.abort());
-  const plan = {
-    latencyProbes: config.LATENCY_PROBES,
-    transferSeconds: config.TRANSFER_SECONDS,
-    warmupSeconds: config.WARMUP_SECONDS,
-    maxTransferBytes: config.MAX_TRANSFER_BYTES,
-    hashShares: config.HASH_SHARES,
-    hashDifficultyBits: config.HASH_DIFFICULTY_BITS,
-    runTimeoutMs: config.RUN_TIMEOUT_MS,
-  };
-  const signer = createSignerClient({
-    url: config.SIGNER_URL,
-    credential,
-    timeoutMs: config.REQUEST_TIMEOUT_MS,
-  });
-  const handler = createRunEvaluationHandler({
-    store,
-    producer,
-    metrics,
-    logger,
-    wallNow,
-    scheduleJitterMs: config.SCHEDULE_JITTER_MS,
-    run: (job) =>
-      runEvaluation(job, {
-        nodeUrl: config.NODE_URL,
-        plan,
-        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-        paymentIntervalMs: config.PAYMENT_INTERVAL_MS,
-        signer,
-        logger,
-        wallNow,
-        monoNow,
-        stopSignal: stopping.signal,
-        ...(seams.newSeed ? { newSeed: seams.newSeed } : {}),
-      }),
-    buildReport: (record) =>
-      buildReport(record, {
-        verifierId: config.VERIFIER_ID,
-        verifierVersion: VERIFIER_VERSION,
-        key,
-        plan,
-        nodeUrl: config.NODE_URL,
-        resultTtlMs: config.RESULT_TTL_MS,
-        newReportId: () => `rep-${randomUUID()}`,
-      }),
-    discover: (app) =>
-      discoverRunners(
-        config.NODE_URL,
-        { app },
-        { timeoutMs: config.REQUEST_TIMEOUT_MS, reliability: new ReliabilityCounter() },
-      ),
-  });
+  const handler = evaluationHandler(
+    context,
+    {
+      store: createEvaluationStore(redis.store, config.KEY_PREFIX, retentionSeconds),
+      producer,
+      key,
+      credential,
+      stopSignal: stopping.signal,
+      wallNow,
+      monoNow: seams.monoNow ?? (() => performance.now()),
+    },
+    seams,
+  );
+  // BullMQ renews the lock while a run is alive; after a crash the job stalls once the lock lapses.
   const worker = createWorker(
     EVALUATIONS_QUEUE,
     { 'run-evaluation': handler },
     {
-      connection: workerRedis,
+      connection: redis.worker,
       prefix: config.QUEUE_PREFIX,
       logger,
       concurrency: config.CONCURRENCY,
       autorun: false,
-      // A run lasts up to RUN_TIMEOUT_MS; a lock that outlives it means only a crash lets a job stall.
-      tuning: { lockDuration: Math.max(30_000, config.RUN_TIMEOUT_MS / 2) },
     },
   );
   shutdown.register('workers', 'evaluations', () => worker.close());
-  runtime.health.addReadinessCheck('redis', () => producerRedis.ping().then((reply) => reply === 'PONG'), {
-    timeoutMs: 1_000,
-  });
+  const readStore = createEvaluationStore(redis.producer, config.KEY_PREFIX, retentionSeconds);
   return {
     app: createApp({ ...runtime, producer, store: readStore, now: wallNow, access: context.access }),
     start: [
       {
         name: 'redis-preflight',
-        run: () => preflightRedis(producerRedis, { readyTimeoutMs: config.REDIS_STARTUP_TIMEOUT_MS }),
+        run: () => preflightRedis(redis.producer, { readyTimeoutMs: config.REDIS_STARTUP_TIMEOUT_MS }),
       },
       {
         name: 'schedules',
