@@ -18,3 +18,4 @@ export * from './runsc/runsc-cache';
 export { measureRequestsPerSecond } from './test-support/http-load.fixture';
 export type { LoadOptions } from './test-support/http-load.fixture';
 export * from './images/example-app-image';
+export * from './images/eval-responder-image';
