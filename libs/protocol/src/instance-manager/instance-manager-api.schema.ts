@@ -93,6 +93,15 @@ export const InstanceCountsSchema = z.strictObject({
 });
 export type InstanceCounts = z.infer<typeof InstanceCountsSchema>;
 
+/** The latest instance of an app that failed to start, while none has become ready since. */
+export const StartFailureSchema = z.strictObject({
+  instanceId: InstanceIdSchema,
+  /** Why, in fixed text (the host has not enough capacity left, the health check timed out, ...). */
+  reason: ReasonSchema,
+  at: TimestampSchema,
+});
+export type StartFailure = z.infer<typeof StartFailureSchema>;
+
 /** One app as `GET /v1/apps/{app}` shows it: the stored spec (defaults applied) and its instances. */
 export const AppResourceSchema = z.strictObject({
   name: AppNameSchema,
@@ -102,6 +111,8 @@ export const AppResourceSchema = z.strictObject({
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
   instances: InstanceCountsSchema,
+  /** Present while the app's instances fail to start: the latest failure and its reason. */
+  lastStartFailure: StartFailureSchema.optional(),
 });
 export type AppResource = z.infer<typeof AppResourceSchema>;
 
