@@ -31,9 +31,18 @@ export function connectKubernetesRuntime(
     name: 'instance-pods',
     ...informerTiming,
   });
+  const policyInformer = createResilientInformer({
+    create: () => connection.createNetworkPolicyInformer(MANAGED_POD_SELECTOR),
+    keyOf: (policy) => `${policy.metadata?.namespace ?? ''}/${policy.metadata?.name ?? ''}`,
+    logger,
+    name: 'app-network-policies',
+    ...informerTiming,
+  });
   return createKubernetesRuntime({
     api: connection.api,
     informer,
+    policyInformer,
+    logger,
     namespace: config.KUBE_NAMESPACE,
     runtimeClassName: config.KUBE_RUNTIME_CLASS,
     orchestrator: {

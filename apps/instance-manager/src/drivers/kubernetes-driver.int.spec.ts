@@ -170,6 +170,30 @@ describeKube('instance-manager kubernetes driver against a real kube-apiserver',
     expect(policy.spec?.egress ?? []).toEqual([]);
   }, 90_000);
 
+  it('re-creates the app NetworkPolicy within seconds when it is deleted or opened up', async () => {
+    const networking = deployed.admin.makeApiClient(NetworkingV1Api);
+    const name = `sandbox-app-${APP}`;
+    const read = () => networking.readNamespacedNetworkPolicy({ name, namespace: APPS });
+    const original = await read();
+    await networking.deleteNamespacedNetworkPolicy({ name, namespace: APPS });
+    const back = await waitFor(async () => read().catch(() => undefined), {
+      description: 'the deleted policy re-created',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    expect(back.spec).toEqual(original.spec);
+    await networking.replaceNamespacedNetworkPolicy({
+      name,
+      namespace: APPS,
+      body: { ...back, spec: { ...back.spec, podSelector: back.spec?.podSelector ?? {}, egress: [{}] } },
+    });
+    await waitFor(async () => ((await read()).spec?.egress ?? []).length === 0, {
+      description: 'the opened policy restored',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+  }, 60_000);
+
   it('becomes ready once: its URL answers from the host and instance-ready is queued once', async () => {
     await inState(first, 'ready');
     await readyOtherThan([]);

@@ -1,4 +1,5 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Pod } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
 import {
   KUBE_LABELS,
   MANAGED_BY,
@@ -15,6 +16,7 @@ import type { KubeApi, OrchestratorSelector, ResilientInformer } from '@sandbox/
 import type { InstanceLogLine } from '@sandbox/protocol';
 import type { Clock } from '../clock';
 import type { HostInstance, RuntimeDriver } from './runtime-driver';
+import { createNetworkPolicyKeeper } from './network-policy-keeper';
 import { InstanceNotReadyError } from './runtime-driver';
 
 /** Dependencies of {@link createKubernetesRuntime}. */
@@ -22,6 +24,9 @@ export interface KubernetesRuntimeDeps {
   api: KubeApi;
   /** Pods of the apps namespace with our managed-by label. */
   informer: ResilientInformer<V1Pod>;
+  /** NetworkPolicies of the apps namespace with our managed-by label. */
+  policyInformer: ResilientInformer<V1NetworkPolicy>;
+  logger: Pick<Logger, 'warn' | 'error'>;
   namespace: string;
   runtimeClassName: string;
   orchestrator: OrchestratorSelector;
@@ -50,19 +55,28 @@ export function parsePodLog(text: string): InstanceLogLine[] {
  */
 export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDriver {
   const { api, informer, clock } = deps;
-  const policies = new Map<string, string>();
+  const keeper = createNetworkPolicyKeeper({
+    api,
+    informer: deps.policyInformer,
+    clock,
+    logger: deps.logger,
+  });
   const managed = () =>
     informer.list().filter((pod) => pod.metadata?.labels?.[KUBE_LABELS.managedBy] === MANAGED_BY);
   const podOf = (instanceId: string) => managed().find((pod) => podIdentity(pod).instanceId === instanceId);
 
   return {
     name: 'kubernetes',
-    open: async () => informer.start(),
-    close: () => informer.stop(),
-    synced: () => informer.synced(),
+    open: async () => {
+      informer.start();
+      deps.policyInformer.start();
+    },
+    close: async () => {
+      await keeper.close();
+      await Promise.all([informer.stop(), deps.policyInformer.stop()]);
+    },
+    synced: () => informer.synced() && deps.policyInformer.synced(),
     async ensureApp(app, spec) {
-      const key = `${spec.port}/${spec.egress}`;
-      if (policies.get(app) === key) return;
       const policy = buildAppNetworkPolicy({
         namespace: deps.namespace,
         app,
@@ -71,12 +85,11 @@ export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDri
         orchestrator: deps.orchestrator,
         clusterCidrs: deps.clusterCidrs,
       });
-      await api.applyNetworkPolicy(policy);
-      policies.set(app, key);
+      await keeper.ensure(app, policy);
     },
     async removeApp(app) {
+      keeper.forget(app);
       await api.deleteNetworkPolicy(appNetworkPolicyName(app));
-      policies.delete(app);
     },
     async start(request) {
       const pod = buildInstancePod({
