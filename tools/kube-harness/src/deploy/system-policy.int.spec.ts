@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { AppsV1Api, CoreV1Api, type V1Deployment, type V1PodSpec } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  NetworkingV1Api,
+  type V1Deployment,
+  type V1PodSpec,
+} from '@kubernetes/client-node';
 import { waitFor } from '@sandbox/testing';
 import { serviceAccountKubeConfig } from '../control-plane/service-accounts';
 import { describeWithKube, HARNESS_START_TIMEOUT_MS } from '../test-support/describe-with-kube.fixture';
@@ -40,7 +46,7 @@ const orchestrator = (): V1Deployment => {
   };
 };
 
-describeWithKube('deploy/ policies for the system namespace', () => {
+describeWithKube('deploy/ policies for the system namespace and the apps default', () => {
   beforeAll(async () => {
     deployed = await startDeployedHarness();
     await deployed.admin
@@ -110,6 +116,18 @@ describeWithKube('deploy/ policies for the system namespace', () => {
     ['more replicas', [{ op: 'replace', path: '/spec/replicas', value: 3 }]],
   ])('refuses the drain controller a patch that adds %s', async (_what, patch) => {
     expect(await refusal(patch)).toContain('the drain controller may only change the pod template');
+  });
+
+  it('denies all ingress and egress to every pod of the apps namespace that no app policy opens', async () => {
+    const networking = deployed.admin.makeApiClient(NetworkingV1Api);
+    const policy = await networking.readNamespacedNetworkPolicy({
+      name: 'default-deny',
+      namespace: DEPLOY.appsNamespace,
+    });
+    expect(policy.spec?.podSelector).toEqual({});
+    expect(policy.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
+    expect(policy.spec?.ingress ?? []).toEqual([]);
+    expect(policy.spec?.egress ?? []).toEqual([]);
   });
 
   it('refuses privileged and host-path pods in the system namespace, whoever creates them', async () => {
