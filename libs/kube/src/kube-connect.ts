@@ -1,5 +1,5 @@
 import { CoreV1Api, KubeConfig, NetworkingV1Api, makeInformer } from '@kubernetes/client-node';
-import type { V1NetworkPolicy, V1Pod } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
 import { createKubeApi } from './kube-api';
 import type { KubeApi } from './kube-api';
 import type { InformerSource } from './resilient-informer';
@@ -11,6 +11,8 @@ export interface KubeConnection {
   createPodInformer(labelSelector: string): InformerSource<V1Pod>;
   /** A fresh client-node informer over the namespace's NetworkPolicies matching the selector. */
   createNetworkPolicyInformer(labelSelector: string): InformerSource<V1NetworkPolicy>;
+  /** A fresh client-node informer over the cluster's Nodes (their addresses). */
+  createNodeInformer(): InformerSource<V1Node>;
 }
 
 /**
@@ -49,6 +51,15 @@ export function connectKube(options: { namespace: string; kubeconfigPath?: strin
         list,
         labelSelector,
       );
+      return {
+        on: informer.on.bind(informer),
+        start: () => informer.start(),
+        stop: () => informer.stop(),
+        list: () => informer.list(),
+      };
+    },
+    createNodeInformer: () => {
+      const informer = makeInformer<V1Node>(kubeConfig, '/api/v1/nodes', () => core.listNode());
       return {
         on: informer.on.bind(informer),
         start: () => informer.start(),

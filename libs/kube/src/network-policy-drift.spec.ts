@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { buildAppNetworkPolicy } from './network-policy.builder';
 import { networkPolicyDrifted } from './network-policy-drift';
+import { nodeAddressCidrs } from './network-ranges';
 
 const built = buildAppNetworkPolicy({
   namespace: 'apps',
@@ -31,5 +32,30 @@ describe('networkPolicyDrifted', () => {
     const port = otherPort.spec?.ingress?.[0]?.ports?.[0];
     if (port) port.port = 9999;
     expect(networkPolicyDrifted(otherPort, built)).toBe(true);
+  });
+});
+
+describe('nodeAddressCidrs', () => {
+  it('keeps the internal and external addresses of every node as single-address ranges', () => {
+    const nodes = [
+      {
+        status: {
+          addresses: [
+            { type: 'InternalIP', address: '10.0.0.5' },
+            { type: 'Hostname', address: 'n1' },
+          ],
+        },
+      },
+      {
+        status: {
+          addresses: [
+            { type: 'ExternalIP', address: '203.0.113.8' },
+            { type: 'InternalIP', address: 'fd00::5' },
+          ],
+        },
+      },
+      {},
+    ];
+    expect(nodeAddressCidrs(nodes)).toEqual(['10.0.0.5/32', '203.0.113.8/32', 'fd00::5/128']);
   });
 });

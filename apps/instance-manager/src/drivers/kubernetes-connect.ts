@@ -38,10 +38,18 @@ export function connectKubernetesRuntime(
     name: 'app-network-policies',
     ...informerTiming,
   });
+  const nodeInformer = createResilientInformer({
+    create: () => connection.createNodeInformer(),
+    keyOf: (node) => node.metadata?.name ?? '',
+    logger,
+    name: 'nodes',
+    ...informerTiming,
+  });
   return createKubernetesRuntime({
     api: connection.api,
     informer,
     policyInformer,
+    nodeInformer,
     logger,
     namespace: config.KUBE_NAMESPACE,
     runtimeClassName: config.KUBE_RUNTIME_CLASS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { V1NetworkPolicy, V1Pod } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
 import { KUBE_LABELS, MANAGED_BY } from '@sandbox/kube';
 import type { KubeApi, ResilientInformer } from '@sandbox/kube';
 import { waitFor } from '@sandbox/testing';
@@ -57,6 +57,21 @@ function fakeCluster() {
     list: () => [...inCluster.values()],
     restarts: () => 0,
   };
+  const nodes: V1Node[] = [];
+  const nodeHandlers: (() => void)[] = [];
+  const nodeInformer: ResilientInformer<V1Node> = {
+    on: (_verb, callback) => void nodeHandlers.push(() => callback({})),
+    start: () => undefined,
+    stop: async () => undefined,
+    synced: () => true,
+    list: () => nodes,
+    restarts: () => 0,
+  };
+  /** A node joining, as the node watch reports it. */
+  const addNode = (address: string) => {
+    nodes.push({ status: { addresses: [{ type: 'InternalIP', address }] } });
+    nodeHandlers.forEach((handler) => handler());
+  };
   /** The watch reporting a change someone else made. */
   const fire = (verb: 'update' | 'delete', policy: V1NetworkPolicy) =>
     policyHandlers.filter((handler) => handler.verb === verb).forEach((handler) => handler.callback(policy));
@@ -66,6 +81,7 @@ function fakeCluster() {
     api,
     informer,
     policyInformer,
+    nodeInformer,
     logger: { warn: () => undefined, error: () => undefined },
     namespace: 'apps',
     runtimeClassName: 'gvisor',
@@ -74,7 +90,7 @@ function fakeCluster() {
     dnsServers: [],
     clock,
   });
-  return { runtime, pods, calls, policies, inCluster, fire };
+  return { runtime, pods, calls, policies, inCluster, fire, addNode };
 }
 
 const spec = singleSessionSpec(1, 2);
@@ -129,6 +145,17 @@ describe('the kubernetes runtime', () => {
     fire('delete', applied);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(policies).toHaveLength(3);
+  });
+
+  it('keeps every node address out of app egress, also of nodes that join later', async () => {
+    const { runtime, policies, addNode } = fakeCluster();
+    addNode('198.51.100.7');
+    await runtime.ensureApp('web', singleSessionSpec(1, 2, { egress: 'internet' }));
+    const excepts = (index: number) => policies[index]?.spec?.egress?.[0]?.to?.[0]?.ipBlock?.except ?? [];
+    expect(excepts(0)).toEqual(expect.arrayContaining(['198.51.100.7/32', '203.0.113.9/32']));
+    addNode('192.0.2.44');
+    await waitFor(async () => policies.length === 2, { description: 'policy updated', timeoutMs: 2_000 });
+    expect(excepts(1)).toEqual(expect.arrayContaining(['198.51.100.7/32', '192.0.2.44/32']));
   });
 
   it('is ready when the kubelet says so, at the pod IP and app port', async () => {

@@ -1,10 +1,11 @@
-import type { V1NetworkPolicy, V1Pod } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
   KUBE_LABELS,
   MANAGED_BY,
   buildAppNetworkPolicy,
   buildInstancePod,
+  nodeAddressCidrs,
   instancePodName,
   appNetworkPolicyName,
   isPodReady,
@@ -13,7 +14,7 @@ import {
   podRuntimeState,
 } from '@sandbox/kube';
 import type { KubeApi, OrchestratorSelector, ResilientInformer } from '@sandbox/kube';
-import type { InstanceLogLine } from '@sandbox/protocol';
+import type { AppSpec, InstanceLogLine } from '@sandbox/protocol';
 import type { Clock } from '../clock';
 import type { HostInstance, RuntimeDriver } from './runtime-driver';
 import { createNetworkPolicyKeeper } from './network-policy-keeper';
@@ -26,6 +27,8 @@ export interface KubernetesRuntimeDeps {
   informer: ResilientInformer<V1Pod>;
   /** NetworkPolicies of the apps namespace with our managed-by label. */
   policyInformer: ResilientInformer<V1NetworkPolicy>;
+  /** The cluster's Nodes: their addresses are kept out of every app's egress. */
+  nodeInformer: ResilientInformer<V1Node>;
   logger: Pick<Logger, 'warn' | 'error'>;
   namespace: string;
   runtimeClassName: string;
@@ -61,6 +64,25 @@ export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDri
     clock,
     logger: deps.logger,
   });
+  const apps = new Map<string, AppSpec>();
+  const policyOf = (app: string, spec: AppSpec) =>
+    buildAppNetworkPolicy({
+      namespace: deps.namespace,
+      app,
+      port: spec.port,
+      egress: spec.egress,
+      orchestrator: deps.orchestrator,
+      // Learned from the Node objects as well as configured, so a node added later is excluded too.
+      clusterCidrs: [...deps.clusterCidrs, ...nodeAddressCidrs(deps.nodeInformer.list())],
+    });
+  /** A node came, went or changed address: every app's policy follows. */
+  const reapplyAll = () => {
+    for (const [app, spec] of apps)
+      keeper.ensure(app, policyOf(app, spec)).catch((error: unknown) => {
+        deps.logger.error({ app, err: error }, 'updating the app NetworkPolicy for node addresses failed');
+      });
+  };
+  for (const verb of ['add', 'update', 'delete'] as const) deps.nodeInformer.on(verb, reapplyAll);
   const managed = () =>
     informer.list().filter((pod) => pod.metadata?.labels?.[KUBE_LABELS.managedBy] === MANAGED_BY);
   const podOf = (instanceId: string) => managed().find((pod) => podIdentity(pod).instanceId === instanceId);
@@ -70,24 +92,19 @@ export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDri
     open: async () => {
       informer.start();
       deps.policyInformer.start();
+      deps.nodeInformer.start();
     },
     close: async () => {
       await keeper.close();
-      await Promise.all([informer.stop(), deps.policyInformer.stop()]);
+      await Promise.all([informer.stop(), deps.policyInformer.stop(), deps.nodeInformer.stop()]);
     },
-    synced: () => informer.synced() && deps.policyInformer.synced(),
+    synced: () => informer.synced() && deps.policyInformer.synced() && deps.nodeInformer.synced(),
     async ensureApp(app, spec) {
-      const policy = buildAppNetworkPolicy({
-        namespace: deps.namespace,
-        app,
-        port: spec.port,
-        egress: spec.egress,
-        orchestrator: deps.orchestrator,
-        clusterCidrs: deps.clusterCidrs,
-      });
-      await keeper.ensure(app, policy);
+      apps.set(app, spec);
+      await keeper.ensure(app, policyOf(app, spec));
     },
     async removeApp(app) {
+      apps.delete(app);
       keeper.forget(app);
       await api.deleteNetworkPolicy(appNetworkPolicyName(app));
     },
