@@ -7,6 +7,8 @@ export type { EgressPolicy } from './firewall-rules';
 export * from './instance-spec.schema';
 export { InstanceSpecError, InstanceStartError } from './instance-starter';
 export type { IsolationDrift } from './integrity-guard';
+export { hostResources, InstanceCapacityError } from './host-capacity';
+export type { Resources } from './host-capacity';
 export * from './local-driver';
 export { INSTANCE_ID_PATTERN, newInstanceId } from './naming';
 export * from './readiness';
