@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureRunscBuild, runCommand } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage, ensureRunscBuild, runCommand } from '@sandbox/sandbox-local';
 import {
   describeWithKubeAsRoot,
   HARNESS_START_TIMEOUT_MS,
@@ -77,6 +77,20 @@ describeWithContainerd('local node: containerd with gVisor and the bridge CNI', 
     const link = await runCommand('ip', ['-4', '-o', 'addr', 'show', 'dev', bridge], { timeoutMs: 10_000 });
     expect(link.stdout).toContain(`${prefix}1/24`);
   }, 180_000);
+
+  it('imports an image built without a registry, as the pods of the local overlay use them', async () => {
+    const tag = await ensureExampleAppImage({ logger: testLogger });
+    const archive = join(node.layout.dir, 'example-app.oci.tar');
+    await runCommand('podman', ['save', '--format', 'oci-archive', '-o', archive, tag], {
+      timeoutMs: 300_000,
+    });
+    await node.importImage(archive);
+    const images = (await node.crictl(['images', '--output', 'json'])).stdout;
+    const listed = JSON.parse(images) as { images: { repoTags: string[] }[] };
+    expect(listed.images.flatMap((image) => image.repoTags)).toEqual(
+      expect.arrayContaining([tag, node.layout.pauseImage]),
+    );
+  }, 600_000);
 
   it('leaves no process, mount, bridge or directory behind when stopped', async () => {
     const { dir, socket, bridge } = node.layout;
