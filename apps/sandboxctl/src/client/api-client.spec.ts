@@ -74,6 +74,29 @@ describe('createApiClient', () => {
     expect((error as ServiceError).message).not.toContain(CANARY);
   });
 
+  it('says which token was sent (never the token) when the service refuses it', async () => {
+    const refusal = (status: number, code: string) => {
+      answer = { status, body: JSON.stringify({ error: { code, message: 'no' }, requestId: 'r1' }) };
+    };
+    refusal(401, 'unauthenticated');
+    await expect(client().call(im.listApps, {})).rejects.toThrow(
+      /^instance-manager refused \(401 unauthenticated\): no\n {2}hint: no token was sent: set tokenFile/,
+    );
+    const tokenFile = join(dir, 'token');
+    const withToken = createApiClient({
+      endpoints: { 'instance-manager': { url, tokenFile, tokenSource: 'SANDBOXCTL_TOKEN_FILE' } },
+      readTokenFile,
+    });
+    refusal(403, 'forbidden');
+    const forbidden = await withToken.call(im.listApps, {}).catch((caught: unknown) => caught);
+    expect((forbidden as Error).message).toContain(
+      `hint: sent the token of ${tokenFile} (SANDBOXCTL_TOKEN_FILE); this call needs the admin token`,
+    );
+    expect((forbidden as Error).message).not.toContain(CANARY);
+    refusal(421, 'misdirected_request');
+    await expect(withToken.call(im.listApps, {})).rejects.toThrow(/does not answer to the host name/);
+  });
+
   it('refuses an answer that does not match the protocol schema', async () => {
     answer = { status: 200, body: '{"apps":[{"name":"x"}]}' };
     await expect(client().call(im.listApps, {})).rejects.toThrow(/does not understand/);

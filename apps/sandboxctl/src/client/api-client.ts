@@ -1,12 +1,15 @@
 import { ErrorBodySchema, summarizeZodIssues } from '@sandbox/protocol';
 import type { z } from 'zod';
 import { CliError, ServiceError, UnreachableError, UsageError } from '../cli/errors';
+import { accessHint } from '../token-files';
 import { pathParameterNames, type RouteDefinition, type RouteInput, type RouteOutput } from './route';
 
 /** Where one service answers, and the file holding the bearer token to send it (if any). */
 export interface ServiceEndpoint {
   url: string;
   tokenFile?: string;
+  /** Where the token file was configured (a variable, a context, the embedded stack), for hints. */
+  tokenSource?: string;
 }
 
 /** Options of {@link createApiClient}. */
@@ -127,7 +130,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const json = await readJson(response, route.service);
     if (!route.success.includes(response.status)) {
       const error = ErrorBodySchema.safeParse(json);
-      if (error.success) throw new ServiceError(route.service, response.status, error.data);
+      if (error.success)
+        throw new ServiceError(
+          route.service,
+          response.status,
+          error.data,
+          accessHint(route.service, response.status, endpoint),
+        );
       throw new CliError(`${route.service} answered ${route.method} ${route.path} with ${response.status}`);
     }
     const parsed = route.response.safeParse(json);
