@@ -67,14 +67,24 @@ afterAll(async () => {
 describe('reading commands', () => {
   it('status shows every service live and ready, Redis durable, and exits 0 only when all is well', async () => {
     const result = await run('status');
-    expect(result.stdout).toMatch(/^adapter\s+yes\s+ready\s+redis=pass/m);
-    expect(result.stdout).toMatch(/^redemption-handoff\s+yes\s+ready\s+redis=pass redis-durable=pass/m);
+    // Every service reports the workspace's version (SERVICE_VERSION is not set by the stack).
+    const version = (
+      JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version.replace(/\./g, '\\.');
+    expect(result.stdout).toMatch(new RegExp(`^adapter\\s+yes\\s+${version}\\s+ready\\s+redis=pass`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^redemption-handoff\\s+yes\\s+${version}\\s+ready\\s+redis=pass redis-durable=pass`, 'm'),
+    );
     expect(result.stdout).toContain('Redis durability: durable');
     expect(result.stdout).toMatch(/Drain:\s+none \(open\)/);
     expect(result.stdout).toMatch(/Tickets:\s+0 pending, 0 ETH at risk/);
     expect(result.code).toBe(isRoot ? 0 : 1);
     const body = z
-      .object({ services: z.array(z.object({ service: z.string(), ready: z.boolean() })) })
+      .object({
+        services: z.array(z.object({ service: z.string(), version: z.string(), ready: z.boolean() })),
+      })
       .parse(json(await run('status', '-o', 'json')));
     expect(body.services.map((row) => row.service)).toEqual([
       'instance-manager',
@@ -119,7 +129,7 @@ describe('reading commands', () => {
     );
     const status = await run('status', '--server', `redemption-handoff=http://127.0.0.1:${port}`);
     expect(status.code).toBe(1);
-    expect(status.stdout).toMatch(/^redemption-handoff\s+no\s+unreachable/m);
+    expect(status.stdout).toMatch(/^redemption-handoff\s+no\s+-\s+unreachable/m);
   });
 
   it('runs as `npx sandboxctl` does (bin/sandboxctl.mjs), with the same output and exit codes', () => {
