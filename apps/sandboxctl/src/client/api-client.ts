@@ -80,6 +80,12 @@ function transportReason(error: unknown): string {
   );
 }
 
+/** The server closed a pooled connection (its keep-alive timeout) just as the request went out on it. */
+function isClosedConnection(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+}
+
 async function readJson(response: Response, service: string): Promise<unknown> {
   const text = await response.text();
   try {
@@ -116,13 +122,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // The input form is sent: the service applies its own defaults.
       body = JSON.stringify(loose.body);
     }
-    let response: Response;
-    try {
-      response = await doFetch(url, {
+    const request = () =>
+      doFetch(url, {
         method: route.method,
         headers,
         body,
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+    let response: Response;
+    try {
+      response = await request().catch((error: unknown) => {
+        // A kept-alive connection the service closed as it was reused: a GET is safe to send again.
+        if (route.method === 'GET' && isClosedConnection(error)) return request();
+        throw error;
       });
     } catch (error) {
       throw new UnreachableError(route.service, endpoint.url, transportReason(error), error);
