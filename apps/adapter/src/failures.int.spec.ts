@@ -103,7 +103,7 @@ describe('registration failures', () => {
       { description: 'registration-failed for the free app', timeoutMs: 15_000 },
     );
     expect(job.data).toMatchObject({ instanceId: 'free-on-paid', status: 400, reason });
-    expect(await runnerView(adapter.url, 'free-on-paid')).toMatchObject({
+    expect(await runnerView(adapter, 'free-on-paid')).toMatchObject({
       state: 'failed',
       failure: { status: 400, reason },
     });

@@ -109,12 +109,11 @@ describe('dashboard', () => {
 
   it('refuses the always-refused routes whatever their case or trailing slash', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
-    const app = dashboard(true);
     for (const path of [
       '/queues/api/queues/instance-events/ADD',
       '/queues/API/Queues/instance-events/add/',
     ]) {
-      await request(app).post(path).send({ name: 'instance-ready', data: {} }).expect(403);
+      await dashboard(true).post(path).send({ name: 'instance-ready', data: {} }).expect(403);
     }
     expect(await queueNamed('instance-events').count()).toBe(0);
   });
@@ -122,13 +121,12 @@ describe('dashboard', () => {
   it('refuses emptying, obliterating or cleaning a whole queue even when writable', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
     await queueNamed('instance-events').add('instance-ready', { kept: true });
-    const app = dashboard(true);
     for (const path of [
       '/queues/api/queues/instance-events/empty',
       '/queues/api/queues/instance-events/Obliterate',
       '/queues/api/queues/instance-events/clean/waiting',
     ]) {
-      const response = await request(app).put(path).expect(403);
+      const response = await dashboard(true).put(path).expect(403);
       expect(response.body.error.code).toBe('forbidden');
     }
     expect(await queueNamed('instance-events').count()).toBe(1);
