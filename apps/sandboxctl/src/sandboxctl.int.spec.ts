@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   AppListSchema,
   AppResourceSchema,
+  DrainRecordSchema,
   InstanceListSchema,
   LiabilitiesResponseSchema,
   RunnersResponseSchema,
@@ -15,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { drainControllerRoutes } from './client/drain-controller.routes';
 import { instanceManagerRoutes } from './client/instance-manager.routes';
 import { compareWithOpenApi } from './__fixtures__/openapi-compare';
 import { cliEnvironment, exampleManifest } from './__fixtures__/cli-env';
@@ -90,6 +92,7 @@ describe('reading commands', () => {
       'instance-manager',
       'adapter',
       'redemption-handoff',
+      'drain-controller',
     ]);
   });
 
@@ -332,4 +335,52 @@ describeAsRoot('apps on instance-manager', () => {
     expect([result.code, result.stdout]).toEqual([0, `app/${APP} deleting\napp/${APP} deleted\n`]);
     expect((await fetch(`${imUrl()}/v1/apps/${APP}`, { headers: admin() })).status).toBe(404);
   }, 120_000);
+});
+
+describe('drains on the drain-controller', () => {
+  const drainOf = (result: CliRun) => DrainRecordSchema.parse(json(result));
+
+  it("keeps the client's route table in step with the drain-controller's OpenAPI document", async () => {
+    const url = `http://127.0.0.1:${stack.ports.DRAIN_CONTROLLER_PORT}/v1/openapi.json`;
+    const document = (await (await fetch(url, { headers: admin() })).json()) as Parameters<
+      typeof compareWithOpenApi
+    >[1];
+    expect(compareWithOpenApi(Object.values(drainControllerRoutes), document)).toEqual([]);
+  });
+
+  it('start, status, extend --to, a second start refused, abort', async () => {
+    const started = await run(
+      'drain',
+      'start',
+      '--window',
+      '1h',
+      '--restart',
+      '--quiet-period',
+      '1h',
+      '-o',
+      'json',
+    );
+    expect(started.code).toBe(0);
+    const drain = drainOf(started);
+    expect([drain.target, drain.windowMs]).toEqual([{ restart: true }, 3_600_000]);
+    expect((await run('drain', 'status')).stdout).toMatch(
+      new RegExp(`^drain/${drain.id} (withdrawing|draining)`, 'm'),
+    );
+    const extended = drainOf(await run('drain', 'extend', '--to', '10h', '-o', 'json'));
+    expect(Date.parse(extended.deadline) - Date.parse(extended.createdAt)).toBe(10 * 3_600_000);
+    const second = await run('drain', 'start', '--restart');
+    expect([second.code, second.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^error: drain-controller refused \(409 drain_in_progress\): /),
+    ]);
+    expect((await run('status')).stdout).toMatch(new RegExp(`Drain controller:\\s+drain/${drain.id} `));
+    expect((await run('drain', 'abort')).code).toBe(0);
+    const deadline = Date.now() + 60_000;
+    let phase = '';
+    while (Date.now() < deadline && phase !== 'aborted') {
+      phase = drainOf(await run('drain', 'status', drain.id, '-o', 'json')).phase;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(phase).toBe('aborted');
+  }, 90_000);
 });

@@ -23,6 +23,7 @@ export function cliEnvironment(stack: StackProcess) {
           'instance-manager': { url: url(stack.ports.INSTANCE_MANAGER_PORT) },
           adapter: { url: url(stack.ports.ADAPTER_PORT) },
           'redemption-handoff': { url: url(stack.ports.REDEMPTION_HANDOFF_PORT) },
+          'drain-controller': { url: url(stack.ports.DRAIN_CONTROLLER_PORT) },
         },
       },
     },

@@ -42,6 +42,7 @@ describe('config', () => {
           tokenSource: 'context "lab", adapter',
         },
         'redemption-handoff': { url: 'http://127.0.0.1:7104' },
+        'drain-controller': { url: 'http://127.0.0.1:7103' },
       },
     });
     const env2 = { ...env, SANDBOXCTL_REDEMPTION_HANDOFF_URL: 'http://env:1' };

@@ -39,6 +39,7 @@ describe('status', () => {
         ...['--server', `instance-manager=${ready.url}`],
         ...['--server', `adapter=${notReady.url}`],
         ...['--server', `redemption-handoff=${ready.url}`],
+        ...['--server', `drain-controller=${ready.url}`],
       ],
       { env: { SANDBOXCTL_CONFIG: '/nonexistent/config.yaml' } },
     );
