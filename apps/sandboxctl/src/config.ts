@@ -5,6 +5,7 @@ import { summarizeZodIssues } from '@sandbox/protocol';
 import { z } from 'zod';
 import type { ServiceEndpoint } from './client/api-client';
 import { CliError, envKey, UsageError } from './cli/errors';
+import { isLoopbackUrl } from './token-files';
 
 /** A service sandboxctl talks to, and where it listens by default (the embedded stack's port). */
 export interface ServiceDefinition {
@@ -19,6 +20,8 @@ const EndpointSchema = z.strictObject({
 });
 
 const ContextSchema = z.strictObject({
+  /** The token file of every service of the context that names none of its own. */
+  tokenFile: z.string().min(1).optional(),
   services: z.record(z.string(), EndpointSchema.partial()).default({}),
 });
 
@@ -90,13 +93,48 @@ function parseServerFlag(pair: string, known: ReadonlySet<string>): [string, str
   return [name, url];
 }
 
-/** Precedence: `--server` flags, then `SANDBOXCTL_<SERVICE>_URL`/`_TOKEN_FILE`, then the context, then defaults. */
+/**
+ * A service's token file and where it was set, highest first: `SANDBOXCTL_<SERVICE>_TOKEN_FILE`,
+ * `SANDBOXCTL_TOKEN_FILE`, the context's service, the context; else the embedded stack's admin token
+ * (only for an endpoint on this machine).
+ */
+function tokenOf(
+  name: string,
+  env: CliEnv,
+  context: { name?: string; tokenFile?: string; serviceTokenFile?: string },
+  relativeToConfig: (file: string) => string,
+  stack: { tokenFile?: string; url: string },
+): Pick<ServiceEndpoint, 'tokenFile' | 'tokenSource'> {
+  const serviceVariable = `SANDBOXCTL_${envKey(name)}_TOKEN_FILE`;
+  const candidates: [string | undefined, string][] = [
+    [env[serviceVariable], serviceVariable],
+    [env['SANDBOXCTL_TOKEN_FILE'], 'SANDBOXCTL_TOKEN_FILE'],
+  ];
+  for (const [tokenFile, tokenSource] of candidates)
+    if (tokenFile) return { tokenFile: resolve(tokenFile), tokenSource };
+  if (context.serviceTokenFile)
+    return {
+      tokenFile: relativeToConfig(context.serviceTokenFile),
+      tokenSource: `context "${context.name}", ${name}`,
+    };
+  if (context.tokenFile)
+    return { tokenFile: relativeToConfig(context.tokenFile), tokenSource: `context "${context.name}"` };
+  if (stack.tokenFile && isLoopbackUrl(stack.url))
+    return { tokenFile: stack.tokenFile, tokenSource: "the embedded stack's admin token" };
+  return {};
+}
+
+/**
+ * Precedence: `--server` flags, then `SANDBOXCTL_<SERVICE>_URL`, then the context, then defaults; token
+ * files as {@link tokenOf} says. `stackTokenFile` is the embedded stack's admin token, if it exists.
+ */
 export function resolveSettings(
   services: readonly ServiceDefinition[],
   env: CliEnv,
   flags: ConnectionFlags,
   file: ConfigFile,
   path: string,
+  stackTokenFile?: string,
 ): ResolvedSettings {
   const known = new Set(services.map((service) => service.name));
   const contextName = flags.context ?? env['SANDBOXCTL_CONTEXT'] ?? file.currentContext;
@@ -108,18 +146,17 @@ export function resolveSettings(
       throw new CliError(`${path}: unknown service "${name}" in context "${contextName}"`);
   const relativeToConfig = (file: string) => (isAbsolute(file) ? file : resolve(dirname(path), file));
   const endpoints: Record<string, ServiceEndpoint> = {};
+  const urls = new Map((flags.server ?? []).map((pair) => parseServerFlag(pair, known)));
   for (const { name, defaultUrl } of services) {
     const fromContext = context?.services[name] ?? {};
-    const endpoint: ServiceEndpoint = {
-      url: env[`SANDBOXCTL_${envKey(name)}_URL`] || fromContext.url || defaultUrl,
+    const url = urls.get(name) ?? (env[`SANDBOXCTL_${envKey(name)}_URL`] || fromContext.url || defaultUrl);
+    const contextTokens = {
+      name: contextName,
+      tokenFile: context?.tokenFile,
+      serviceTokenFile: fromContext.tokenFile,
     };
-    const tokenFile = env[`SANDBOXCTL_${envKey(name)}_TOKEN_FILE`] || fromContext.tokenFile;
-    if (tokenFile) endpoint.tokenFile = relativeToConfig(tokenFile);
-    endpoints[name] = endpoint;
-  }
-  for (const pair of flags.server ?? []) {
-    const [name, url] = parseServerFlag(pair, known);
-    endpoints[name] = { ...endpoints[name], url };
+    const token = tokenOf(name, env, contextTokens, relativeToConfig, { tokenFile: stackTokenFile, url });
+    endpoints[name] = { url, ...token };
   }
   return { configPath: path, context: contextName, endpoints };
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from './cli/program';
 import { processEnv } from './config';
+import { findStackTokenFile } from './token-files';
 
 const exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
@@ -12,6 +13,8 @@ const exitCode = await runCli(process.argv.slice(2), {
   now: Date.now,
   sleep: (ms) => sleep(ms),
   readFile: (path) => readFileSync(path, 'utf8'),
+  // The repository this copy of sandboxctl lives in, else the one it is run from.
+  stackTokenFile: findStackTokenFile([import.meta.dirname, process.cwd()]),
 });
 // Let buffered output (a pipe to less or jq) drain before the exit code is set.
 process.exitCode = exitCode;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   AppListSchema,
   AppResourceSchema,
+  DrainRecordSchema,
   InstanceListSchema,
   LiabilitiesResponseSchema,
   RunnersResponseSchema,
@@ -12,11 +13,13 @@ import {
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
 import { findFreePort } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { drainControllerRoutes } from './client/drain-controller.routes';
 import { instanceManagerRoutes } from './client/instance-manager.routes';
 import { compareWithOpenApi } from './__fixtures__/openapi-compare';
-import { cliEnvironment, exampleManifest, TOKEN_CANARY } from './__fixtures__/cli-env';
+import { cliEnvironment, exampleManifest } from './__fixtures__/cli-env';
 import { runWith, type CliRun } from './__fixtures__/memory-io';
 import {
   PORT_VARIABLES,
@@ -35,6 +38,8 @@ let stack: StackProcess;
 let cli: ReturnType<typeof cliEnvironment>;
 let image = '';
 const run = (...argv: string[]) => runWith(argv, { env: cli.env });
+/** Headers of a direct call to a management API (the checks that bypass the CLI). */
+const admin = () => ({ authorization: `Bearer ${readFileSync(stack.tokenFile('admin'), 'utf8')}` });
 const json = (result: CliRun): unknown => JSON.parse(result.stdout);
 
 beforeAll(async () => {
@@ -64,19 +69,30 @@ afterAll(async () => {
 describe('reading commands', () => {
   it('status shows every service live and ready, Redis durable, and exits 0 only when all is well', async () => {
     const result = await run('status');
-    expect(result.stdout).toMatch(/^adapter\s+yes\s+ready\s+redis=pass/m);
-    expect(result.stdout).toMatch(/^redemption-handoff\s+yes\s+ready\s+redis=pass redis-durable=pass/m);
+    // Every service reports the workspace's version (SERVICE_VERSION is not set by the stack).
+    const version = (
+      JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version.replace(/\./g, '\\.');
+    expect(result.stdout).toMatch(new RegExp(`^adapter\\s+yes\\s+${version}\\s+ready\\s+redis=pass`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^redemption-handoff\\s+yes\\s+${version}\\s+ready\\s+redis=pass redis-durable=pass`, 'm'),
+    );
     expect(result.stdout).toContain('Redis durability: durable');
     expect(result.stdout).toMatch(/Drain:\s+none \(open\)/);
     expect(result.stdout).toMatch(/Tickets:\s+0 pending, 0 ETH at risk/);
     expect(result.code).toBe(isRoot ? 0 : 1);
     const body = z
-      .object({ services: z.array(z.object({ service: z.string(), ready: z.boolean() })) })
+      .object({
+        services: z.array(z.object({ service: z.string(), version: z.string(), ready: z.boolean() })),
+      })
       .parse(json(await run('status', '-o', 'json')));
     expect(body.services.map((row) => row.service)).toEqual([
       'instance-manager',
       'adapter',
       'redemption-handoff',
+      'drain-controller',
     ]);
   });
 
@@ -95,12 +111,14 @@ describe('reading commands', () => {
   });
 
   it('never prints the token it sends', async () => {
+    const token = readFileSync(stack.tokenFile('admin'), 'utf8');
     const outputs = await Promise.all([
       run('status'),
       run('config', 'view'),
       run('runners', 'list', '-o', 'yaml'),
+      run('runners', 'list', '--server', `adapter=http://127.0.0.1:${stack.ports.ADAPTER_PORT}/nope/`),
     ]);
-    for (const result of outputs) expect(`${result.stdout}${result.stderr}`).not.toContain(TOKEN_CANARY);
+    for (const result of outputs) expect(`${result.stdout}${result.stderr}`).not.toContain(token);
     expect(outputs[1]?.stdout).toContain(`${cli.dir}/admin.token`);
   });
 
@@ -114,7 +132,7 @@ describe('reading commands', () => {
     );
     const status = await run('status', '--server', `redemption-handoff=http://127.0.0.1:${port}`);
     expect(status.code).toBe(1);
-    expect(status.stdout).toMatch(/^redemption-handoff\s+no\s+unreachable/m);
+    expect(status.stdout).toMatch(/^redemption-handoff\s+no\s+-\s+unreachable/m);
   });
 
   it('runs as `npx sandboxctl` does (bin/sandboxctl.mjs), with the same output and exit codes', () => {
@@ -138,13 +156,52 @@ describe('reading commands', () => {
   });
 });
 
+describe('authentication', () => {
+  const adapterUrl = () => `http://127.0.0.1:${stack.ports.ADAPTER_PORT}`;
+  // No config file: only the flags, the variables and the embedded stack's token (when given) count.
+  const bare = () => ({ SANDBOXCTL_CONFIG: `${cli.dir}/absent.yaml` });
+
+  it('without a token, prints the 401 and says that no token was sent', async () => {
+    const result = await runWith(['runners', 'list', '--server', `adapter=${adapterUrl()}`], { env: bare() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'error: adapter refused (401 unauthenticated): a read or admin token is required ' +
+        '(Authorization: Bearer <token>)\n  hint: no token was sent: set tokenFile in the context of the ' +
+        'config file, SANDBOXCTL_TOKEN_FILE, or SANDBOXCTL_ADAPTER_TOKEN_FILE (`npm start` writes ' +
+        '.data/secrets/admin-token)\n',
+    );
+  });
+
+  it('names the token file a service does not accept', async () => {
+    const wrong = cli.file('wrong.token', 'not-a-token-of-this-stack-0123456789\n');
+    const env = { ...bare(), SANDBOXCTL_TOKEN_FILE: wrong };
+    const result = await runWith(['runners', 'list', '--server', `adapter=${adapterUrl()}`], { env });
+    expect([result.code, result.stdout]).toEqual([1, '']);
+    expect(result.stderr).toContain(
+      `hint: sent the token of ${wrong} (SANDBOXCTL_TOKEN_FILE), which adapter does not accept`,
+    );
+  });
+
+  it("uses the embedded stack's admin token when nothing is configured, and the read token reads", async () => {
+    const flags = ['--server', `adapter=${adapterUrl()}`, '-o', 'json'];
+    const defaulted = await runWith(['runners', 'list', ...flags], {
+      env: bare(),
+      stackTokenFile: stack.tokenFile('admin'),
+    });
+    expect(defaulted.code).toBe(0);
+    expect(RunnersResponseSchema.parse(JSON.parse(defaulted.stdout)).runners).toBeInstanceOf(Array);
+    const env = { ...bare(), SANDBOXCTL_ADAPTER_TOKEN_FILE: stack.tokenFile('read') };
+    expect((await runWith(['runners', 'list', ...flags], { env })).code).toBe(0);
+  });
+});
+
 describeAsRoot('apps on instance-manager', () => {
   const imUrl = () => `http://127.0.0.1:${stack.ports.INSTANCE_MANAGER_PORT}`;
 
   it("keeps the client's route table in step with instance-manager's OpenAPI document", async () => {
-    const document = (await (await fetch(`${imUrl()}/v1/openapi.json`)).json()) as Parameters<
-      typeof compareWithOpenApi
-    >[1];
+    const document = (await (
+      await fetch(`${imUrl()}/v1/openapi.json`, { headers: admin() })
+    ).json()) as Parameters<typeof compareWithOpenApi>[1];
     expect(compareWithOpenApi(Object.values(instanceManagerRoutes), document)).toEqual([]);
     const altered = { ...instanceManagerRoutes.getApp, response: AppListSchema };
     expect(compareWithOpenApi([altered], document)).toContain('GET /v1/apps/{app}: 200 response differs');
@@ -167,7 +224,7 @@ describeAsRoot('apps on instance-manager', () => {
       stdin: exampleManifest(APP, image, 1),
     });
     expect([result.code, result.stdout]).toEqual([0, `app/${APP} created (dry run)\n`]);
-    expect((await fetch(`${imUrl()}/v1/apps/${APP}`)).status).toBe(404);
+    expect((await fetch(`${imUrl()}/v1/apps/${APP}`, { headers: admin() })).status).toBe(404);
   });
 
   it('apply --wait returns once the declared instances are ready and registered with Node', async () => {
@@ -208,6 +265,21 @@ describeAsRoot('apps on instance-manager', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('-  warmPool: 1\n');
     expect(result.stdout).toContain('+  warmPool: 2\n');
+  });
+
+  it('refuses apply with the read token (403), naming the token sent, and applies nothing', async () => {
+    const readToken = stack.tokenFile('read');
+    const env = { ...cli.env, SANDBOXCTL_TOKEN_FILE: readToken };
+    const file = cli.file('forbidden.yaml', exampleManifest('ctl-forbidden', image, 1));
+    const result = await runWith(['apps', 'apply', '-f', file], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'error: instance-manager refused (403 forbidden): this call changes state and needs the admin token\n' +
+        `  hint: sent the token of ${readToken} (SANDBOXCTL_TOKEN_FILE); this call needs the admin token ` +
+        '(set tokenFile in the context of the config file, SANDBOXCTL_TOKEN_FILE, or ' +
+        'SANDBOXCTL_INSTANCE_MANAGER_TOKEN_FILE)\n',
+    );
+    expect((await runWith(['apps', 'get', 'ctl-forbidden'], { env })).stderr).toMatch(/404 not_found/);
   });
 
   it("prints the service's error code and message and exits 1", async () => {
@@ -261,6 +333,54 @@ describeAsRoot('apps on instance-manager', () => {
   it('delete --wait returns once the app and its instances are gone', async () => {
     const result = await run('apps', 'delete', APP, '--wait', '--timeout', '90s');
     expect([result.code, result.stdout]).toEqual([0, `app/${APP} deleting\napp/${APP} deleted\n`]);
-    expect((await fetch(`${imUrl()}/v1/apps/${APP}`)).status).toBe(404);
+    expect((await fetch(`${imUrl()}/v1/apps/${APP}`, { headers: admin() })).status).toBe(404);
   }, 120_000);
+});
+
+describe('drains on the drain-controller', () => {
+  const drainOf = (result: CliRun) => DrainRecordSchema.parse(json(result));
+
+  it("keeps the client's route table in step with the drain-controller's OpenAPI document", async () => {
+    const url = `http://127.0.0.1:${stack.ports.DRAIN_CONTROLLER_PORT}/v1/openapi.json`;
+    const document = (await (await fetch(url, { headers: admin() })).json()) as Parameters<
+      typeof compareWithOpenApi
+    >[1];
+    expect(compareWithOpenApi(Object.values(drainControllerRoutes), document)).toEqual([]);
+  });
+
+  it('start, status, extend --to, a second start refused, abort', async () => {
+    const started = await run(
+      'drain',
+      'start',
+      '--window',
+      '1h',
+      '--restart',
+      '--quiet-period',
+      '1h',
+      '-o',
+      'json',
+    );
+    expect(started.code).toBe(0);
+    const drain = drainOf(started);
+    expect([drain.target, drain.windowMs]).toEqual([{ restart: true }, 3_600_000]);
+    expect((await run('drain', 'status')).stdout).toMatch(
+      new RegExp(`^drain/${drain.id} (withdrawing|draining)`, 'm'),
+    );
+    const extended = drainOf(await run('drain', 'extend', '--to', '10h', '-o', 'json'));
+    expect(Date.parse(extended.deadline) - Date.parse(extended.createdAt)).toBe(10 * 3_600_000);
+    const second = await run('drain', 'start', '--restart');
+    expect([second.code, second.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^error: drain-controller refused \(409 drain_in_progress\): /),
+    ]);
+    expect((await run('status')).stdout).toMatch(new RegExp(`Drain controller:\\s+drain/${drain.id} `));
+    expect((await run('drain', 'abort')).code).toBe(0);
+    const deadline = Date.now() + 60_000;
+    let phase = '';
+    while (Date.now() < deadline && phase !== 'aborted') {
+      phase = drainOf(await run('drain', 'status', drain.id, '-o', 'json')).phase;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(phase).toBe('aborted');
+  }, 90_000);
 });

@@ -1,26 +1,29 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { StackProcess } from './stack-process';
 
-/** A token the services are sent (they ignore it until their auth lands) and that must never be printed. */
-export const TOKEN_CANARY = 'sandboxctl-canary-2b9e71c4d05f';
-
-/** A config file with one context pointing at the stack, in a temporary folder (never the real home). */
+/**
+ * A config file with one context pointing at the stack, in a temporary folder (never the real home):
+ * the context's token is a copy of the stack's admin token (with the newline editors add).
+ */
 export function cliEnvironment(stack: StackProcess) {
   const dir = mkdtempSync(join(tmpdir(), 'sandboxctl-config-'));
-  const tokenFile = join(dir, 'admin.token');
-  writeFileSync(tokenFile, `${TOKEN_CANARY}\n`, { mode: 0o600 });
+  writeFileSync(join(dir, 'admin.token'), `${readFileSync(stack.tokenFile('admin'), 'utf8')}\n`, {
+    mode: 0o600,
+  });
   const url = (port: number) => `http://127.0.0.1:${port}`;
   const config = {
     currentContext: 'test',
     contexts: {
       test: {
+        tokenFile: 'admin.token',
         services: {
-          'instance-manager': { url: url(stack.ports.INSTANCE_MANAGER_PORT), tokenFile: 'admin.token' },
-          adapter: { url: url(stack.ports.ADAPTER_PORT), tokenFile: 'admin.token' },
-          'redemption-handoff': { url: url(stack.ports.REDEMPTION_HANDOFF_PORT), tokenFile: 'admin.token' },
+          'instance-manager': { url: url(stack.ports.INSTANCE_MANAGER_PORT) },
+          adapter: { url: url(stack.ports.ADAPTER_PORT) },
+          'redemption-handoff': { url: url(stack.ports.REDEMPTION_HANDOFF_PORT) },
+          'drain-controller': { url: url(stack.ports.DRAIN_CONTROLLER_PORT) },
         },
       },
     },

@@ -48,6 +48,8 @@ export interface RunOptions {
   tty?: boolean;
   /** Pause between polls of --wait (real time, short by default so tests never sleep long). */
   sleep?: (ms: number) => Promise<void>;
+  /** The embedded stack's admin token file, as main.ts would find it. @defaultValue none */
+  stackTokenFile?: string;
 }
 
 /** Runs the CLI in this process with captured output and the given environment only. */
@@ -64,6 +66,7 @@ export async function runWith(argv: string[], options: RunOptions = {}): Promise
     now: Date.now,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 100)))),
     readFile: (path) => readFileSync(path, 'utf8'),
+    ...(options.stackTokenFile ? { stackTokenFile: options.stackTokenFile } : {}),
   };
   const code = await runCli(argv, io);
   return { code, stdout: stdout.text, stderr: stderr.text };

@@ -25,6 +25,8 @@ export const PORT_VARIABLES = [
 /** A running stack. */
 export interface StackProcess {
   readonly ports: Readonly<Record<(typeof PORT_VARIABLES)[number], number>>;
+  /** The management API token file of a role, as the stack generated it (`<data>/secrets/<role>-token`). */
+  tokenFile(role: 'admin' | 'read'): string;
   output(): string;
   /** SIGTERM to the supervisor (it stops every member in reverse order); removes its data folder. */
   cleanup(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startStack({ ports, env }: StackOptions): Promise<StackPro
   });
   const stack: StackProcess = {
     ports,
+    tokenFile: (role) => join(dataDir, 'secrets', `${role}-token`),
     output: () => child.output(),
     cleanup: async () => {
       // The supervisor stops every member (and the app instances) on SIGTERM; its group is killed after the grace.

@@ -28,8 +28,9 @@ export class ServiceError extends CliError {
   readonly service: string;
   readonly status: number;
   readonly body: ErrorBody;
-  constructor(service: string, status: number, body: ErrorBody) {
-    super(ServiceError.describe(service, status, body));
+  /** @param hint what to try next (which token was sent, for a 401 or 403) */
+  constructor(service: string, status: number, body: ErrorBody, hint?: string) {
+    super(ServiceError.describe(service, status, body) + (hint ? `\n  hint: ${hint}` : ''));
     this.service = service;
     this.status = status;
     this.body = body;

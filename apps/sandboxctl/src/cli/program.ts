@@ -37,7 +37,8 @@ export function buildProgram(io: CliIo, modules: readonly CommandModule[] = COMM
     'after',
     '\nConfiguration: $SANDBOXCTL_CONFIG, else $XDG_CONFIG_HOME/sandboxctl/config.yaml, else ' +
       '~/.config/sandboxctl/config.yaml.\nEach service: SANDBOXCTL_<SERVICE>_URL and SANDBOXCTL_<SERVICE>_TOKEN_FILE ' +
-      '(e.g. SANDBOXCTL_INSTANCE_MANAGER_URL).',
+      '(e.g. SANDBOXCTL_INSTANCE_MANAGER_URL).\n' +
+      tokenHelp(io.stackTokenFile),
   );
   for (const module of modules) module.register(program, runtime);
   // Subcommands inherit the output settings and the usage-error behaviour.
@@ -50,6 +51,17 @@ export function buildProgram(io: CliIo, modules: readonly CommandModule[] = COMM
   };
   inherit(program);
   return program;
+}
+
+/** Which token a run sends when none is configured (the path only, never the token). */
+function tokenHelp(stackTokenFile: string | undefined): string {
+  const fallback = stackTokenFile
+    ? `the embedded stack's admin token, ${stackTokenFile}, to services on this machine`
+    : 'none (no .data/secrets/admin-token of `npm start` was found in this repository)';
+  return (
+    "Tokens: SANDBOXCTL_<SERVICE>_TOKEN_FILE, SANDBOXCTL_TOKEN_FILE, a service's or the context's " +
+    `tokenFile in the config file; with none of them: ${fallback}. \`sandboxctl config view\` shows which.`
+  );
 }
 
 /** Runs one command line; resolves the exit code (0 success, 1 failure, 2 usage error). Never throws. */

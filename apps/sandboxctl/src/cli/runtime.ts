@@ -21,6 +21,8 @@ export interface CliIo {
   sleep: (ms: number) => Promise<void>;
   readFile: (path: string) => string;
   fetch?: typeof fetch;
+  /** The embedded stack's admin token file, when `npm start` generated one (the token-less default). */
+  stackTokenFile?: string;
 }
 
 /** The global flags every command sees. */
@@ -79,6 +81,7 @@ export class CliRuntime {
       { context: options.context, server: options.server },
       readConfigFile(path, this.io.readFile),
       path,
+      this.io.stackTokenFile,
     );
     const printer = new Printer({
       format: options.output,

@@ -10,11 +10,21 @@ import { createApiClient } from './api-client';
 import { instanceManagerRoutes as im } from './instance-manager.routes';
 
 const CANARY = 'canary-token-6f1d2c9a8b7e';
+const EXAMPLE_SPEC = {
+  image: 'localhost/example:1',
+  port: 8080,
+  mode: 'persistent',
+  healthCheck: { type: 'http', path: '/healthz' },
+  resources: { cpu: '500m', memory: '256Mi' },
+  instances: { kind: 'single-session', warmPool: 1, max: 2 },
+} as const;
 let server: Server;
 let url = '';
 let dir = '';
 const seen: { method?: string; url?: string; authorization?: string; body: string }[] = [];
 let answer: { status: number; body: string } = { status: 200, body: '{"apps":[]}' };
+/** How many of the next requests the server answers by closing the connection. */
+let drops = 0;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sandboxctl-client-'));
@@ -24,6 +34,11 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization, body });
+      if (drops > 0) {
+        drops -= 1;
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     });
   });
@@ -72,6 +87,43 @@ describe('createApiClient', () => {
       'instance-manager refused (404 not_found): no app named echo',
     );
     expect((error as ServiceError).message).not.toContain(CANARY);
+  });
+
+  it('says which token was sent (never the token) when the service refuses it', async () => {
+    const refusal = (status: number, code: string) => {
+      answer = { status, body: JSON.stringify({ error: { code, message: 'no' }, requestId: 'r1' }) };
+    };
+    refusal(401, 'unauthenticated');
+    await expect(client().call(im.listApps, {})).rejects.toThrow(
+      /^instance-manager refused \(401 unauthenticated\): no\n {2}hint: no token was sent: set tokenFile/,
+    );
+    const tokenFile = join(dir, 'token');
+    const withToken = createApiClient({
+      endpoints: { 'instance-manager': { url, tokenFile, tokenSource: 'SANDBOXCTL_TOKEN_FILE' } },
+      readTokenFile,
+    });
+    refusal(403, 'forbidden');
+    const forbidden = await withToken.call(im.listApps, {}).catch((caught: unknown) => caught);
+    expect((forbidden as Error).message).toContain(
+      `hint: sent the token of ${tokenFile} (SANDBOXCTL_TOKEN_FILE); this call needs the admin token`,
+    );
+    expect((forbidden as Error).message).not.toContain(CANARY);
+    refusal(421, 'misdirected_request');
+    await expect(withToken.call(im.listApps, {})).rejects.toThrow(/does not answer to the host name/);
+  });
+
+  it('sends a GET again once when the service closed the connection under it, never a change', async () => {
+    answer = { status: 200, body: '{"apps":[]}' };
+    drops = 1;
+    const before = seen.length;
+    await expect(client().call(im.listApps, {})).resolves.toEqual({ apps: [] });
+    expect(seen.length - before).toBe(2);
+    drops = 1;
+    const put = client().call(im.putApp, { params: { app: 'echo' }, body: EXAMPLE_SPEC });
+    await expect(put).rejects.toThrow(UnreachableError);
+    expect(seen.length - before).toBe(3);
+    drops = 2;
+    await expect(client().call(im.listApps, {})).rejects.toThrow(/cannot reach instance-manager/);
   });
 
   it('refuses an answer that does not match the protocol schema', async () => {

@@ -1,12 +1,15 @@
 import { ErrorBodySchema, summarizeZodIssues } from '@sandbox/protocol';
 import type { z } from 'zod';
 import { CliError, ServiceError, UnreachableError, UsageError } from '../cli/errors';
+import { accessHint } from '../token-files';
 import { pathParameterNames, type RouteDefinition, type RouteInput, type RouteOutput } from './route';
 
 /** Where one service answers, and the file holding the bearer token to send it (if any). */
 export interface ServiceEndpoint {
   url: string;
   tokenFile?: string;
+  /** Where the token file was configured (a variable, a context, the embedded stack), for hints. */
+  tokenSource?: string;
 }
 
 /** Options of {@link createApiClient}. */
@@ -77,6 +80,12 @@ function transportReason(error: unknown): string {
   );
 }
 
+/** The server closed a pooled connection (its keep-alive timeout) just as the request went out on it. */
+function isClosedConnection(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+}
+
 async function readJson(response: Response, service: string): Promise<unknown> {
   const text = await response.text();
   try {
@@ -113,13 +122,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // The input form is sent: the service applies its own defaults.
       body = JSON.stringify(loose.body);
     }
-    let response: Response;
-    try {
-      response = await doFetch(url, {
+    const request = () =>
+      doFetch(url, {
         method: route.method,
         headers,
         body,
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+    let response: Response;
+    try {
+      response = await request().catch((error: unknown) => {
+        // A kept-alive connection the service closed as it was reused: a GET is safe to send again.
+        if (route.method === 'GET' && isClosedConnection(error)) return request();
+        throw error;
       });
     } catch (error) {
       throw new UnreachableError(route.service, endpoint.url, transportReason(error), error);
@@ -127,7 +142,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const json = await readJson(response, route.service);
     if (!route.success.includes(response.status)) {
       const error = ErrorBodySchema.safeParse(json);
-      if (error.success) throw new ServiceError(route.service, response.status, error.data);
+      if (error.success)
+        throw new ServiceError(
+          route.service,
+          response.status,
+          error.data,
+          accessHint(route.service, response.status, endpoint),
+        );
       throw new CliError(`${route.service} answered ${route.method} ${route.path} with ${response.status}`);
     }
     const parsed = route.response.safeParse(json);

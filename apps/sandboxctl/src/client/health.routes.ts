@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { defineRoute } from './route';
 
-/** `/healthz` of every service (service-kit's liveness probe). */
-export const LivenessSchema = z.strictObject({ status: z.literal('ok') });
+/** `/healthz` of every service (service-kit's liveness probe), with the version of the running code. */
+export const LivenessSchema = z.strictObject({
+  status: z.literal('ok'),
+  /** Absent from services that predate it. */
+  version: z.string().optional(),
+});
 
 /** `/readyz` of every service: the lifecycle state and each named dependency check. */
 export const ReadinessReportSchema = z.strictObject({

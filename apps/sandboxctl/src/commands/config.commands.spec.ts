@@ -36,13 +36,41 @@ describe('config', () => {
       contexts: ['lab', 'prod'],
       endpoints: {
         'instance-manager': { url: 'http://127.0.0.1:7101' },
-        adapter: { url: 'http://lab:7102', tokenFile: join(dir, 'read.token') },
+        adapter: {
+          url: 'http://lab:7102',
+          tokenFile: join(dir, 'read.token'),
+          tokenSource: 'context "lab", adapter',
+        },
         'redemption-handoff': { url: 'http://127.0.0.1:7104' },
+        'drain-controller': { url: 'http://127.0.0.1:7103' },
       },
     });
     const env2 = { ...env, SANDBOXCTL_REDEMPTION_HANDOFF_URL: 'http://env:1' };
     expect((await runWith(['config', 'view'], { env: env2 })).stdout).toMatch(
-      /^redemption-handoff\s+http:\/\/env:1\s+-$/m,
+      /^redemption-handoff\s+http:\/\/env:1\s+-\s+-$/m,
+    );
+  });
+
+  it("view names the embedded stack's token where nothing else is configured, on this machine only", async () => {
+    const stackTokenFile = join(dir, 'stack-admin-token');
+    const result = await runWith(['config', 'view', '--context', 'prod'], { env, stackTokenFile });
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^adapter\\s+http://127.0.0.1:7102\\s+${stackTokenFile}\\s+the embedded stack's admin token$`,
+        'm',
+      ),
+    );
+    const remote = await runWith(['config', 'view', '--server', 'adapter=http://lab:7102'], {
+      env: { ...env, SANDBOXCTL_CONFIG: join(dir, 'none.yaml') },
+      stackTokenFile,
+    });
+    expect(remote.stdout).toMatch(/^adapter\s+http:\/\/lab:7102\s+-\s+-$/m);
+    const help = await runWith(['--help'], { env, stackTokenFile });
+    expect(help.stdout).toContain(
+      `the embedded stack's admin token, ${stackTokenFile}, to services on this machine`,
+    );
+    expect((await runWith(['--help'], { env })).stdout).toContain(
+      'with none of them: none (no .data/secrets/admin-token',
     );
   });
 

@@ -37,6 +37,7 @@ export const configCommands: CommandModule = {
             { header: 'SERVICE', cell: (row) => row.service },
             { header: 'URL', cell: (row) => row.url },
             { header: 'TOKEN-FILE', cell: (row) => row.tokenFile ?? '-' },
+            { header: 'FROM', cell: (row) => row.tokenSource ?? '-' },
           ]),
         );
       });

@@ -1,6 +1,7 @@
 import type { CommandModule } from '../cli/runtime';
 import { appsCommands } from './apps.commands';
 import { completionCommand } from './completion.command';
+import { drainCommands } from './drain.commands';
 import { configCommands } from './config.commands';
 import { instancesCommands } from './instances.commands';
 import { runnersCommands } from './runners.commands';
@@ -17,6 +18,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   instancesCommands,
   runnersCommands,
   ticketsCommands,
+  drainCommands,
   configCommands,
   completionCommand,
 ];

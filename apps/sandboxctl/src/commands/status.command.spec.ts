@@ -6,7 +6,9 @@ import { runWith } from '../__fixtures__/memory-io';
 import { startScriptedServer, type ScriptedServer } from '../__fixtures__/scripted-server';
 
 const probes = (ready: boolean) => (_method: string, path: string) => {
-  if (path === '/healthz') return { status: 200, body: { status: 'ok' } };
+  // The ready stand-in reports a version; the other is a service that predates it.
+  if (path === '/healthz')
+    return { status: 200, body: ready ? { status: 'ok', version: '1.4.2' } : { status: 'ok' } };
   if (path === '/readyz')
     return ready
       ? { status: 200, body: { status: 'ready', checks: [{ name: 'redis', status: 'pass' }] } }
@@ -37,12 +39,14 @@ describe('status', () => {
         ...['--server', `instance-manager=${ready.url}`],
         ...['--server', `adapter=${notReady.url}`],
         ...['--server', `redemption-handoff=${ready.url}`],
+        ...['--server', `drain-controller=${ready.url}`],
       ],
       { env: { SANDBOXCTL_CONFIG: '/nonexistent/config.yaml' } },
     );
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^adapter\s+yes\s+not_ready\s+redis=timeout\s/m);
-    expect(result.stdout).toMatch(/^instance-manager\s+yes\s+ready\s+redis=pass\s/m);
+    expect(result.stdout).toMatch(/^SERVICE\s+LIVE\s+VERSION\s+READY\s+CHECKS\s+URL$/m);
+    expect(result.stdout).toMatch(/^adapter\s+yes\s+-\s+not_ready\s+redis=timeout\s/m);
+    expect(result.stdout).toMatch(/^instance-manager\s+yes\s+1\.4\.2\s+ready\s+redis=pass\s/m);
     expect(result.stdout).toMatch(
       /^instance-manager:\s+instance-manager refused \(503 unavailable\): Redis is unavailable$/m,
     );

@@ -7,6 +7,8 @@ interface ServiceStatus {
   service: string;
   url: string;
   live: boolean;
+  /** What `/healthz` reports; null when it reports none. */
+  version: string | null;
   ready: boolean;
   readiness: ReadinessReport | null;
   /** Why it could not be probed. */
@@ -19,17 +21,20 @@ async function probe(session: CommandSession, service: string): Promise<ServiceS
   const routes = probeRoutes(service);
   const url = session.client.urlOf(service);
   try {
-    await session.client.call(routes.liveness, {});
+    const { version } = await session.client.call(routes.liveness, {});
     const { status, body } = await session.client.send(routes.readiness, {});
-    return { service, url, live: true, ready: status === 200, readiness: body, error: null };
+    const ready = status === 200;
+    return { service, url, live: true, version: version ?? null, ready, readiness: body, error: null };
   } catch (error) {
-    return { service, url, live: false, ready: false, readiness: null, error: describeError(error) };
+    const failed = { live: false, version: null, ready: false, readiness: null };
+    return { service, url, ...failed, error: describeError(error) };
   }
 }
 
 const columns: Column<ServiceStatus>[] = [
   { header: 'SERVICE', cell: (row) => row.service },
   { header: 'LIVE', cell: (row) => (row.live ? 'yes' : 'no'), tone: (row) => (row.live ? 'good' : 'bad') },
+  { header: 'VERSION', cell: (row) => row.version ?? '-' },
   {
     header: 'READY',
     cell: (row) => (row.readiness ? row.readiness.status : 'unreachable'),

@@ -51,7 +51,8 @@ export interface BaseEnvDefaults {
  * - `SHUTDOWN_TIMEOUT_MS` (the hard limit of a shutdown; keep it below `terminationGracePeriodSeconds`);
  * - `DRAIN_DELAY_MS` (readiness off → this delay → listener closed; 0 in tests);
  * - `ADMIN_TOKEN_FILE`, `READ_TOKEN_FILE` (required: the management API's bearer tokens, one per file)
- *   and `ALLOWED_HOSTS` (comma-separated host names the API answers to besides its own and loopback).
+ *   and `ALLOWED_HOSTS` (comma-separated host names the API answers to besides its own and loopback);
+ * - `SERVICE_VERSION` (what `/healthz` reports; else the workspace's package.json version).
  *
  * `startService` also checks that the drain delay is shorter than the shutdown timeout.
  */
@@ -73,6 +74,8 @@ export function baseEnvSchema(defaults: BaseEnvDefaults) {
     /** The management API's `read` token (GET and HEAD only). Secret file. */
     READ_TOKEN_FILE: secretFilePathField(),
     ALLOWED_HOSTS: hostListField(),
+    /** The version `/healthz` reports (an image tag, a commit). @defaultValue the workspace's package.json version */
+    SERVICE_VERSION: z.string().min(1).max(100).optional(),
   });
 }
 

@@ -25,11 +25,15 @@ export interface CreateHealthOptions {
   defaultTimeoutMs?: number;
   /** Timer for check timeouts. @defaultValue the real clock */
   schedule?: Schedule;
+  /** The version of the running code, reported by `/healthz`. @defaultValue none */
+  version?: string;
 }
 
 /** Liveness and readiness of one process. */
 export interface Health {
   readonly state: LifecycleState;
+  /** The version of the running code (what `/healthz` reports), if known. */
+  readonly version?: string;
   /** Start-up finished: readiness now depends on the checks. Ignored once stopping. */
   markReady(): void;
   /** Shutdown began: readiness is 503 from now on, for good. */
@@ -60,6 +64,7 @@ export function createHealth(options: CreateHealthOptions = {}): Health {
     get state() {
       return state;
     },
+    version: options.version,
     markReady() {
       if (state === 'starting') state = 'ready';
     },

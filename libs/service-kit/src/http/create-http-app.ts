@@ -62,7 +62,7 @@ export function createHttpApp(options: CreateHttpAppOptions): Express {
     }),
   );
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json(health.version === undefined ? { status: 'ok' } : { status: 'ok', version: health.version });
   });
   app.get('/readyz', async (_req, res) => {
     const { httpStatus, report } = await health.readiness();

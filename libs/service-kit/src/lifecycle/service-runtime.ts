@@ -36,6 +36,8 @@ export interface CreateServiceRuntimeOptions {
   destination?: DestinationStream;
   /** @defaultValue `process.exit` */
   exit?: (code: number) => void;
+  /** The version `/healthz` reports. @defaultValue none */
+  version?: string;
 }
 
 /** Builds the scrubber, logger, health, metrics and shutdown registry of one process, wired together. */
@@ -48,7 +50,10 @@ export function createServiceRuntime(options: CreateServiceRuntimeOptions): Serv
     includeStacks: options.nodeEnv === 'development',
     ...(options.destination === undefined ? {} : { destination: options.destination }),
   });
-  const health = createHealth({ logger });
+  const health = createHealth({
+    logger,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
   const metrics = createMetrics({ svc: options.svc });
   const shutdown = createShutdown({
     logger,

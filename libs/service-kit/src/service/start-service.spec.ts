@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createTestAccess } from '@sandbox/testing';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -142,6 +142,25 @@ describe('startService', () => {
     release();
     expect(await exitedOnce).toBe(0);
     expect(order).toEqual(['readiness', 'http listening=false', 'workers', 'queues', 'informers', 'redis']);
+  });
+
+  it("reports SERVICE_VERSION in /healthz, else the workspace's package.json version", async () => {
+    const healthOf = async (env: Record<string, string>) => {
+      const { definition, signals, exitedOnce } = harness(
+        ({ runtime }) => ({ app: createHttpApp(runtime) }),
+        env,
+      );
+      const { server } = await startService(definition);
+      const body: unknown = await (await fetch(url(boundPort(server), '/healthz'))).json();
+      signals.emit('SIGTERM');
+      await exitedOnce;
+      return body;
+    };
+    expect(await healthOf({ SERVICE_VERSION: 'v7-abc123' })).toEqual({ status: 'ok', version: 'v7-abc123' });
+    const { version } = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../../../package.json'), 'utf8'),
+    ) as { version: string };
+    expect(await healthOf({})).toEqual({ status: 'ok', version });
   });
 
   it('waits DRAIN_DELAY_MS between readiness off and closing the listener', async () => {

@@ -13,6 +13,7 @@ import type { AccessPolicyOptions } from '../http/access';
 import { createServiceRuntime, serveHttp } from '../lifecycle/service-runtime';
 import type { ServiceRuntime } from '../lifecycle/service-runtime';
 import { installSignalHandlers } from '../lifecycle/signals';
+import { workspaceVersion } from './workspace-version';
 import type { SignalSource } from '../lifecycle/signals';
 
 /** One named step of a service's start; runs once, in the order given. Throwing fails the start. */
@@ -104,6 +105,7 @@ export async function startService<S extends z.ZodType<BaseEnv>>(
     logLevel: config.LOG_LEVEL,
     nodeEnv: config.NODE_ENV,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    version: config.SERVICE_VERSION ?? workspaceVersion(import.meta.dirname),
     ...(definition.destination === undefined ? {} : { destination: definition.destination }),
     ...(definition.exit === undefined ? {} : { exit: definition.exit }),
   });
