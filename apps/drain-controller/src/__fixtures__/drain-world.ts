@@ -27,6 +27,11 @@ export interface TestKit {
   ): Promise<NonNullable<T>>;
   /** PATH and HOME for the children (nothing else is inherited). */
   baseEnv: Record<string, string>;
+  /** The management tokens (`createTestAccess()`): their files for every service, headers for calls. */
+  access: {
+    env: { ADMIN_TOKEN_FILE: string; READ_TOKEN_FILE: string };
+    headers(role: 'admin' | 'read'): { authorization: string };
+  };
 }
 
 /** The part of a Redis fixture the world uses. */
@@ -51,6 +56,8 @@ export interface DrainWorld {
   readonly prefix: string;
   /** Node's bootstrap secret (a canary: it must never show in the controller's logs or jobs). */
   readonly secret: string;
+  /** Authorization headers for the services' APIs. */
+  headers(role: 'admin' | 'read'): { authorization: string };
   /** Moves the controllers' clock (never the real one). */
   advanceClock(ms: number): void;
   now(): number;
@@ -105,6 +112,7 @@ export async function startDrainWorld(
     },
   );
   const adapterEnv = childEnv({
+    ...kit.access.env,
     REDIS_URL: redis.url,
     NODE_URL: sim.publicUrl,
     BOOTSTRAP_SECRET_FILE: secretFile,
@@ -139,6 +147,8 @@ export async function startDrainWorld(
   const controllers = new Set<RunningController>();
 
   const controllerEnv = (env: Record<string, string> = {}) => ({
+    ...kit.access.env,
+    ADAPTER_TOKEN_FILE: kit.access.env.READ_TOKEN_FILE,
     REDIS_URL: redis.url,
     QUEUE_PREFIX: prefix,
     KEY_PREFIX: `${prefix}-drain`,
@@ -164,6 +174,7 @@ export async function startDrainWorld(
     adapterUrl,
     prefix,
     secret,
+    headers: kit.access.headers,
     advanceClock: (ms) => (offset += ms),
     now,
     async addInstances(ids) {
@@ -181,7 +192,8 @@ export async function startDrainWorld(
       }
     },
     async runners() {
-      return (await (await fetch(`${adapterUrl}/v1/runners`)).json()) as RunnersResponse;
+      const response = await fetch(`${adapterUrl}/v1/runners`, { headers: kit.access.headers('read') });
+      return (await response.json()) as RunnersResponse;
     },
     controllerEnv,
     async startController(env = {}) {
@@ -218,7 +230,10 @@ export async function startDrainWorld(
     async waitPhase(controllerUrl, id, phases, timeoutMs = 30_000) {
       return waitFor(
         async () => {
-          const record = (await (await fetch(`${controllerUrl}/v1/drains/${id}`)).json()) as DrainRecord;
+          const response = await fetch(`${controllerUrl}/v1/drains/${id}`, {
+            headers: kit.access.headers('read'),
+          });
+          const record = (await response.json()) as DrainRecord;
           return phases.includes(record.phase) ? record : undefined;
         },
         { description: `drain ${id} in ${phases.join('|')}`, timeoutMs, intervalMs: 50 },
