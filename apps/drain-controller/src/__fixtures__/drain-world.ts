@@ -100,16 +100,29 @@ export async function startDrainWorld(
     baseEnv,
     ...(options.heartbeat === undefined ? {} : { heartbeat: options.heartbeat }),
   });
-  await waitFor(
-    () =>
-      fetch(`${sim.metricsUrl}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false),
-    {
+  const started: Child[] = [sim.process];
+  // A start that fails half-way stops what it started: no simulator or adapter outlives the spec.
+  const orCleanUp = async (ready: Promise<unknown>): Promise<void> => {
+    try {
+      await ready;
+    } catch (error) {
+      for (const child of started.reverse()) await child.kill('SIGTERM');
+      await backend.close();
+      await redis.stop();
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  };
+  const httpReady = (url: string) => () =>
+    fetch(url)
+      .then((response) => response.ok)
+      .catch(() => false);
+  await orCleanUp(
+    waitFor(httpReady(`${sim.metricsUrl}/readyz`), {
       description: 'node-sim ready',
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
       intervalMs: 100,
-    },
+    }),
   );
   const adapterEnv = childEnv({
     ...kit.access.env,
@@ -123,17 +136,14 @@ export async function startDrainWorld(
     COMMAND_TIMEOUT_MS: '20000',
   });
   const adapter: Child = spawnChild(['--import', 'tsx', ADAPTER_MAIN], adapterEnv);
+  started.push(adapter);
   const adapterUrl = `http://127.0.0.1:${adapterPort}`;
-  await waitFor(
-    () =>
-      fetch(`${adapterUrl}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false),
-    {
-      description: `adapter ready: ${adapter.output().slice(-500)}`,
-      timeoutMs: 30_000,
+  await orCleanUp(
+    waitFor(httpReady(`${adapterUrl}/readyz`), {
+      description: 'adapter ready',
+      timeoutMs: 60_000,
       intervalMs: 100,
-    },
+    }),
   );
   const connection: Redis = createRedisConnection(redis.url, 'producer');
   const logger = pino({ level: 'silent' });
