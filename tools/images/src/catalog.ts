@@ -1,13 +1,98 @@
-import { EXAMPLE_APP } from '@sandbox/sandbox-local';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { directoryAssets, EXAMPLE_APP, type RootfsFile } from '@sandbox/sandbox-local';
 
-/** An app of this repository that can be built into an image. */
-export interface CatalogApp {
-  /** Absolute path of the app's entry file. */
-  entryFile: string;
-  port: number;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** What an image needs to start outside a cluster (the start-up check gives it exactly this). */
+export interface StartNeeds {
+  /** A durable Redis in `REDIS_URL` (services refuse one without AOF fsync per write). */
+  redis: boolean;
+  /** Environment variables naming a secret file (the check writes a canary file for each). */
+  secretFiles: readonly string[];
+  /** Plain settings a start needs (placeholders for peers the check does not run). */
+  env: Readonly<Record<string, string>>;
+  /** Arguments after the bundle, given the port `/healthz` answers on (for command-line tools). */
+  args?: (healthPort: number) => string[];
+  /** How the port is set: `PORT` in the environment (services) or by {@link StartNeeds.args}. */
+  portFrom: 'env' | 'args';
 }
 
-/** The repository's app images by name (the tag is `localhost/sandbox-<name>:<hash>`). */
-export const IMAGE_CATALOG: Readonly<Record<string, CatalogApp>> = Object.freeze({
-  [EXAMPLE_APP.name]: { entryFile: EXAMPLE_APP.entryFile, port: EXAMPLE_APP.port },
+/** One image `npm run images` builds. */
+export interface CatalogImage {
+  /** Absolute path of the entry file, bundled with esbuild. */
+  entryFile: string;
+  /** Port the image listens on by default (its `PORT`); `/healthz` answers there. */
+  port: number;
+  /** Static files the bundle reads at run time. */
+  assets?: () => Promise<RootfsFile[]>;
+  start: StartNeeds;
+}
+
+const entry = (folder: 'apps' | 'tools', name: string) => join(ROOT, folder, name, 'src', 'main.ts');
+
+/** A service built on service-kit: Redis, `PORT`, and the secret files its config names. */
+function service(name: string, port: number, secretFiles: string[] = [], env = {}): CatalogImage {
+  return { entryFile: entry('apps', name), port, start: { redis: true, secretFiles, env, portFrom: 'env' } };
+}
+
+/**
+ * bull-board's API resolves its UI with `require.resolve('@bull-board/ui/package.json')` from the
+ * bundle (/app/main.mjs), so the UI goes where that lookup lands: /app/node_modules/@bull-board/ui.
+ */
+async function bullBoardUi(): Promise<RootfsFile[]> {
+  const ui = join(ROOT, 'node_modules', '@bull-board', 'ui');
+  const target = '/app/node_modules/@bull-board/ui';
+  return [
+    { path: `${target}/package.json`, mode: 0o644, source: join(ui, 'package.json') },
+    ...(await directoryAssets(join(ui, 'dist'), `${target}/dist`)),
+  ];
+}
+
+/**
+ * The repository's images by name (tag `localhost/sandbox-<name>:<content hash>`). A new service is
+ * one entry here; deploy/ must then name its image (a test compares the two).
+ */
+export const IMAGE_CATALOG: Readonly<Record<string, CatalogImage>> = Object.freeze({
+  [EXAMPLE_APP.name]: {
+    entryFile: EXAMPLE_APP.entryFile,
+    port: EXAMPLE_APP.port,
+    start: { redis: false, secretFiles: [], env: {}, portFrom: 'env' },
+  },
+  'instance-manager': service('instance-manager', 7101, [], { DRIVER: 'kubernetes' }),
+  adapter: service('adapter', 7102, ['BOOTSTRAP_SECRET_FILE'], { NODE_URL: 'http://127.0.0.1:9' }),
+  'redemption-handoff': service('redemption-handoff', 7104, ['INTAKE_SECRET_FILE', 'REDEEMER_SECRET_FILE'], {
+    REDEEMER_URL: 'http://127.0.0.1:9',
+  }),
+  dashboard: { ...service('dashboard', 7100), assets: bullBoardUi },
+  'node-sim': {
+    entryFile: entry('tools', 'node-sim'),
+    port: 8936,
+    start: {
+      redis: false,
+      secretFiles: [],
+      env: {},
+      portFrom: 'args',
+      // Node's metrics listener (loopback only, as Node's own) answers /healthz; the public one takes the next port.
+      args: (port) => [
+        `--metrics-listen=127.0.0.1:${port}`,
+        `--listen=0.0.0.0:${port + 1}`,
+        '--generate-bootstrap-secret',
+        '--bootstrap-secret-file=/tmp/node-sim/bootstrap',
+      ],
+    },
+  },
+  'redeemer-sim': {
+    entryFile: entry('tools', 'redeemer-sim'),
+    port: 7106,
+    start: {
+      redis: false,
+      secretFiles: ['REDEEMER_SECRET_FILE'],
+      env: { SIM_DB_PATH: '/tmp/redeemer-sim/redeemer.sqlite' },
+      portFrom: 'env',
+    },
+  },
 });
+
+/** The names of every image, in catalog order. */
+export const IMAGE_NAMES: readonly string[] = Object.freeze(Object.keys(IMAGE_CATALOG));
