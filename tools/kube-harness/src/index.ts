@@ -18,3 +18,4 @@ export {
 export * from './manifests/manifests';
 export { startDeployedHarness, DEPLOY, type DeployedHarness } from './test-support/deployed-harness.fixture';
 export { startFreezableProxy, type FreezableProxy } from './test-support/freezable-proxy.fixture';
+export * from './manifests/workloads';
