@@ -141,8 +141,6 @@ describeWithKube('deploy/ overlays, as kustomize renders them', () => {
       expect((deny as { spec?: unknown } | undefined)?.spec).toEqual({
         podSelector: {},
         policyTypes: ['Ingress', 'Egress'],
-        ingress: [],
-        egress: [],
       });
     }
   });

@@ -15,6 +15,8 @@ export interface Workload {
   name: string;
   namespace: string;
   template: V1PodTemplateSpec;
+  /** A StatefulSet's volume claim templates (their names), each one a volume of its pods. */
+  claims: string[];
 }
 
 /** The workloads among rendered objects. */
@@ -26,6 +28,10 @@ export function workloads(objects: readonly KubernetesObject[]): Workload[] {
       name: object.metadata?.name ?? '',
       namespace: object.metadata?.namespace ?? '',
       template: (object as { spec: { template: V1PodTemplateSpec } }).spec.template,
+      claims: (
+        (object as { spec: { volumeClaimTemplates?: { metadata?: { name?: string } }[] } }).spec
+          .volumeClaimTemplates ?? []
+      ).map((claim) => claim.metadata?.name ?? ''),
     }));
 }
 
