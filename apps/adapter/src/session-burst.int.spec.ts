@@ -54,8 +54,8 @@ beforeAll(async () => {
   // A long heartbeat interval: no heartbeat can correct a lost event during the burst.
   sim = await startNodeSim({
     secretFile,
-    heartbeatInterval: '30s',
-    heartbeatTtl: '90s',
+    heartbeatInterval: '60s',
+    heartbeatTtl: '180s',
     extraArgs: ['--runner-grant', `127.0.0.1:${app.port}`],
   });
   // Its own process, as in production: the burst's clients share no event loop with it.
@@ -153,26 +153,30 @@ describe('session accounting under a burst', () => {
         await new Promise((resolve) => setTimeout(resolve, CALL_EVERY_MS));
       }
       expect(new Set(await Promise.all(calls))).toEqual(new Set([200]));
-      // Well within the 30 s heartbeat interval: only O2R, or the heartbeat a gap triggers at once, did it.
+      // Within the 60 s heartbeat interval (the first periodic beat comes 30-60 s after registering):
+      // only O2R, or the heartbeat a gap triggers at once, can have done it. Generous for a loaded host.
       await waitFor(
         async () =>
           counter.live.size === 0 &&
           counter.tally.events === (await o2rPublished()) + (await heartbeatPublished()) &&
           (await runnerView(adapterUrl, 'burst-1'))?.sessions.length === 0,
-        { description: 'every session counted as ended', timeoutMs: 5_000 },
+        { description: 'every session counted as ended', timeoutMs: 20_000 },
       );
       const lost = await metricValue(adapterUrl, 'adapter_o2r_lost_segments_total');
       expect(counter.violations).toEqual([]);
       expect(counter.tally.peak).toBeLessThanOrEqual(CALLS);
-      // Each of the 200 events is published once from O2R, unless Node evicted its segment before
-      // any reader could ask for it (more than four written within one read's round trip).
+      // Each of the 200 events is published once: from O2R, or, when Node evicted its segment before
+      // any reader could ask for it (more than four written within one read's round trip), from the
+      // heartbeat that gap triggers at once (which may also learn a few before O2R delivers them).
       expect(counter.tally.fromO2R).toBe(await o2rPublished());
-      expect(counter.tally.fromO2R).toBeLessThanOrEqual(2 * CALLS);
-      expect(counter.tally.fromO2R + lost).toBeGreaterThanOrEqual(2 * CALLS);
+      expect(counter.tally.events).toBeLessThanOrEqual(2 * CALLS);
+      expect(counter.tally.events + lost).toBeGreaterThanOrEqual(2 * CALLS);
+      if (lost === 0) expect(counter.tally.fromO2R).toBe(2 * CALLS);
       expect(counter.tally.releasedUnknown).toBeLessThanOrEqual(lost);
       expect(counter.ever.size).toBeGreaterThanOrEqual(CALLS - lost);
       process.stdout.write(
-        `session burst: ${counter.tally.fromO2R} of ${2 * CALLS} events from O2R, ${lost} segments lost\n`,
+        `session burst: ${counter.tally.fromO2R} of ${2 * CALLS} events from O2R, ` +
+          `${counter.tally.events - counter.tally.fromO2R} from heartbeats, ${lost} segments lost\n`,
       );
     } finally {
       await counter.close();

@@ -21,4 +21,6 @@ export const USAGE = `usage: node --import tsx tools/node-sim/src/main.ts --boot
   --handoff-secret-file <path>      credential for the hand-off (exact bytes)
   --data-dir <path>                 where the winning-ticket outbox lives
   --log-level <level>               pino level (default info)
+  --id-format hex|base32            generated ids and secrets: hex (32 characters) or Node's newer
+                                    runner_…/session_… ids and 52-character base32 secrets (default hex)
 `;

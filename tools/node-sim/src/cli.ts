@@ -1,3 +1,4 @@
+import { ID_FORMATS, type IdFormat } from './registry/id-scheme';
 import { parseArgs } from 'node:util';
 import { isHttpUrl, parseGoDurationMs } from '@sandbox/protocol';
 import { MAX_UINT256 } from '@sandbox/tickets';
@@ -37,6 +38,8 @@ export interface CliFlags {
   readonly handoff: { url: string; secretFile: string } | undefined;
   readonly dataDir: string | undefined;
   readonly logLevel: string;
+  /** How ids, credentials and tokens are drawn (`base32`: Node's newer releases). */
+  readonly idFormat: IdFormat;
 }
 
 const OPTIONS = {
@@ -62,6 +65,7 @@ const OPTIONS = {
   'handoff-secret-file': { type: 'string' },
   'data-dir': { type: 'string' },
   'log-level': { type: 'string', default: 'info' },
+  'id-format': { type: 'string', default: 'hex' },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -150,6 +154,12 @@ function paidSettings(values: Record<string, string | boolean | string[] | undef
   return { weiPerUsd: rate, faceValue: BigInt(faceValue), winProb, recipient, payerKeyFile };
 }
 
+function idFormat(value: string): IdFormat {
+  const found = ID_FORMATS.find((format) => format === value);
+  if (found === undefined) throw new CliError(`--id-format must be one of ${ID_FORMATS.join(', ')}`);
+  return found;
+}
+
 /** Parses and validates the command line (Node's flag names where Node has them). */
 export function parseCli(args: readonly string[]): CliFlags | 'help' {
   let values;
@@ -196,5 +206,6 @@ export function parseCli(args: readonly string[]): CliFlags | 'help' {
         : { url: handoffUrl, secretFile: String(values['handoff-secret-file']) },
     dataDir: values['data-dir'],
     logLevel: values['log-level'],
+    idFormat: idFormat(values['id-format']),
   };
 }

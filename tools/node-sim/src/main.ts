@@ -1,3 +1,4 @@
+import { idGenerator } from './registry/id-scheme';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
       sessionProxyGrants: flags.sessionProxyGrants,
       weiPerUsd: flags.paid?.weiPerUsd,
     },
-    { logger, payments: paid.payments },
+    { logger, payments: paid.payments, newId: idGenerator(flags.idFormat) },
   );
   paid.sender?.start();
   // The ready line is printed at any log level: scripts and tests read the bound URLs from it.

@@ -11,7 +11,8 @@ import type { Rational } from './go/rational';
 import { createMetricsServer } from './http/metrics-server';
 import { attachPublicRoutes, createHttpServer } from './http/public-server';
 import { DestinationPolicy } from './proxy/destination-policy';
-import { RegistryState, randomId } from './registry/registry-state';
+import { idGenerator, type IdKind } from './registry/id-scheme';
+import { RegistryState } from './registry/registry-state';
 import { RunnerRegistry } from './registry/runner-registry';
 import { SessionRegistry } from './registry/session-registry';
 import type { PaymentGate, SimContext } from './sim-context';
@@ -46,7 +47,8 @@ export interface NodeSimOptions {
 export interface NodeSimDeps {
   readonly clock?: Clock;
   readonly logger?: Logger;
-  readonly newId?: () => string;
+  /** How ids, credentials and tokens are drawn. @defaultValue `idGenerator('hex')` */
+  readonly newId?: (kind: IdKind) => string;
   /** Builds the paid-mode gate once the registry exists (see payments/). */
   readonly payments?: (ctx: Omit<SimContext, 'payments'>) => PaymentGate;
 }
@@ -103,7 +105,7 @@ export async function startNodeSim(options: NodeSimOptions, deps: NodeSimDeps = 
       weiPerUsd: options.weiPerUsd,
     },
     clock,
-    deps.newId ?? randomId,
+    deps.newId ?? idGenerator('hex'),
   );
   const trickle = new TrickleServer();
   const channels = new ChannelTable(trickle, () => clock.now());

@@ -35,11 +35,6 @@ export const HttpUrlSchema = z.string().refine(isHttpUrl, { error: 'must be an a
 /** Go's `json.Number` grammar, which Node also accepts inside a JSON string. */
 export const GO_JSON_NUMBER_PATTERN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/u;
 
-/** 128 random bits, hex-encoded: Node's generated ids, credentials, tokens and channel names. */
-export const Hex128Schema = z
-  .string()
-  .regex(/^[0-9a-f]{32}$/u, { error: 'must be 32 lowercase hex characters' });
-
 /** An Ethereum address, `0x` and 40 hex characters (any case). */
 export const EthAddressSchema = z
   .string()

@@ -76,6 +76,34 @@ describe('paid mode: runner prices', () => {
   });
 });
 
+// signer/service.go@545d43d5 (`discover`), answers as in signer/discovery_test.go@786d5819.
+describe('the simulated signer: GET /discover-orchestrators', () => {
+  const discoverVia = async (query: string) => {
+    const reply = await call(`${paid.fx.url}/discover-orchestrators${query}`);
+    expect(reply.status).toBe(200);
+    return reply.json<
+      Array<{ address: string; score: number; runners: Array<{ app: string }>; last_seen: string }>
+    >();
+  };
+
+  it("lists this Node's runners as its discovery advertises them, with score and last_seen", async () => {
+    const [entry, ...rest] = await discoverVia('');
+    const advertised = (await call(`${paid.fx.url}/discovery`)).json<Array<{ runners: unknown[] }>>();
+    expect(rest).toEqual([]);
+    expect(entry).toMatchObject({ address: paid.fx.url, score: 1, runners: advertised[0]?.runners });
+    expect(Number.isNaN(Date.parse(entry?.last_seen ?? ''))).toBe(false);
+  });
+
+  it('filters by any of the apps and GPU names given, and answers [] when nothing matches', async () => {
+    const apps = async (query: string) =>
+      (await discoverVia(query)).flatMap((entry) => entry.runners.map((r) => r.app));
+    expect(await apps('?app=hello')).toEqual(['hello']);
+    expect(await apps('?app=missing&app=echo')).toEqual(['echo']);
+    expect(await discoverVia('?app=missing')).toEqual([]);
+    expect(await discoverVia('?gpu=H100')).toEqual([]);
+  });
+});
+
 describe('discovery and the 402 challenge', () => {
   it('advertises wei prices converted from the USD quotes', async () => {
     const [entry] = (await call(`${paid.fx.url}/discovery`)).json<

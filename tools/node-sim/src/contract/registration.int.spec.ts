@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { HeartbeatResponseSchema, HeartbeatRuleMessage, NodeErrorMessage } from '@sandbox/protocol';
 import type { SimFixture } from '../testing/sim-fixture';
+import { idGenerator } from '../registry/id-scheme';
 import { BOOTSTRAP_SECRET, call, heartbeat, register, startSimFixture } from '../testing/sim-fixture';
 
 let fx: SimFixture;
@@ -84,18 +85,14 @@ describe('POST /runners/heartbeat: body rules (bootstrap credential)', () => {
     [
       'a USD quote as free when off-chain',
       { price_info: { price: 1.5, currency: 'USD', unit: 'Hour' } },
-      { price_info: { price: 0, currency: '', unit: '' } },
+      { app: 'echo' },
     ],
     [
       'a price in a JSON string',
       { price_info: { price: '0.25', currency: 'usd', unit: 'fixed' } },
-      { price_info: { price: 0, currency: '', unit: '' } },
+      { app: 'echo' },
     ],
-    [
-      'a free price in any currency',
-      { price_info: { price: 0, currency: 'eur' } },
-      { price_info: { price: 0, currency: '', unit: '' } },
-    ],
+    ['a free price in any currency', { price_info: { price: 0, currency: 'eur' } }, { app: 'echo' }],
     [
       'metadata and version',
       { metadata: '{"k":"<v>"}', version: '1.2.3' },
@@ -110,7 +107,10 @@ describe('POST /runners/heartbeat: body rules (bootstrap credential)', () => {
   ])('accepts and normalises %s', async (_name, patch, expected) => {
     const runnerId = freshId();
     await register(fx, { ...valid, runner_id: runnerId, ...patch });
-    expect(await discovered(runnerId)).toMatchObject(expected);
+    const found = await discovered(runnerId);
+    expect(found).toMatchObject(expected);
+    // Off-chain every runner is free, and a free runner's price is omitted (`omitzero`).
+    expect(found).not.toHaveProperty('price_info');
   });
 
   it('matches keys case-insensitively, as Go does', async () => {
@@ -218,5 +218,27 @@ describe('POST /runners/heartbeat: credentials', () => {
   it('rejects a valid body check only after the credential pre-check', async () => {
     const reply = await heartbeat(fx, 'nope', { ...valid, capacity: 99_999 });
     expect(reply.status).toBe(401);
+  });
+});
+
+// `--id-format base32`: orchestrator/registry.go@e6ed85a9 (`randomIDWithPrefix`, `randomID(n)`).
+describe("POST /runners/heartbeat: Node's newer ids and credentials", () => {
+  it('hands out runner_ ids, 52-character base32 credentials and session_ ids, and accepts them back', async () => {
+    const newer = await startSimFixture({}, { newId: idGenerator('base32') });
+    try {
+      const reply = await heartbeat(newer, BOOTSTRAP_SECRET, { ...valid, mode: 'persistent' });
+      const body = HeartbeatResponseSchema.parse(reply.json());
+      expect(body.runner_id).toMatch(/^runner_[a-z2-7]{8}$/u);
+      expect(body.heartbeat_secret).toMatch(/^[a-z2-7]{52}$/u);
+      const again = await heartbeat(newer, body.heartbeat_secret ?? '', {
+        ...valid,
+        runner_id: body.runner_id,
+      });
+      expect(again.status).toBe(200);
+      const reserved = await call(`${newer.url}/apps/${body.runner_id}/session`, { method: 'POST' });
+      expect(reserved.json<{ session_id: string }>().session_id).toMatch(/^session_[a-z2-7]{16}$/u);
+    } finally {
+      await newer.stop();
+    }
   });
 });

@@ -107,7 +107,7 @@ describe('official Python SDK (livepeer-gateway 1.0.0) against the simulator', (
     }
   }, 60_000);
 
-  it('pays through the simulated signer: 402, tickets, activation, funding loop, stop, and a fixed-price single-shot call', async () => {
+  it('pays through the simulated signer: 402, tickets, activation, funding loop, stop, a fixed-price single-shot call, and a reservation found through signer discovery alone', async () => {
     const sim = await start(true);
     try {
       const { code, steps, stderr } = await runScenario('paid', sim.publicUrl);
@@ -119,6 +119,10 @@ describe('official Python SDK (livepeer-gateway 1.0.0) against the simulator', (
       expect(byStep(steps, 'http')).toMatchObject({ url: '/hello' });
       expect(byStep(steps, 'still-funded')).toMatchObject({ released: false });
       expect(byStep(steps, 'single-shot')).toMatchObject({ url: '/' });
+      const [persistentId] = (byStep(steps, 'registered') as { runner_ids?: string[] }).runner_ids ?? [];
+      expect(byStep(steps, 'signer-discovery')).toMatchObject({
+        app_url: expect.stringContaining(`/apps/${persistentId}/session/`),
+      });
     } finally {
       await sim.stop();
     }

@@ -104,6 +104,10 @@ async def paid(orch, secret, app_url):
     cursor = await runner_selector(orchestrators=[orch], app="paid-hello", signer_url=orch, body={"prompt": "x"})
     shot = await cursor.next()
     emit("single-shot", url=shot.data.get("url"), session_id=shot.session_id)
+    # Only a signer URL: the SDK finds the runner through the signer's GET /discover-orchestrators.
+    via_signer = await reserve_session(app="paid-echo", signer_url=orch)
+    emit("signer-discovery", session_id=via_signer.session_id, app_url=via_signer.app_url)
+    await via_signer.aclose()
     await persistent.close()
     await single.close()
     emit("closed")

@@ -8,6 +8,7 @@ import type { AdvertisedPriceValue } from '../registry/price';
 import type { Reservation } from '../registry/session-registry';
 import type { Forward, PaymentGate, SimContext } from '../sim-context';
 import type { Router } from '../http/router';
+import { discoveryRunnerJson } from '../routes/client.routes';
 import { addSignerRoutes } from '../routes/signer.routes';
 import type { PaymentEngine } from './payment-engine';
 import type { SimulatedSigner } from './signer';
@@ -33,7 +34,12 @@ export class NodePaymentGate implements PaymentGate {
   ) {}
 
   addRoutes(router: Router): void {
-    addSignerRoutes(router, this.signer, () => this.ctx.state.clock.now());
+    const now = () => this.ctx.state.clock.now();
+    addSignerRoutes(router, this.signer, now, {
+      address: this.ctx.state.config.serviceUrl,
+      runners: () => this.ctx.runners.discovery().map(discoveryRunnerJson),
+      now,
+    });
   }
 
   start(): void {
@@ -76,7 +82,7 @@ export class NodePaymentGate implements PaymentGate {
     const normalized = `0x${payer.replace(/^0x/u, '').toLowerCase()}`;
     const challenge = this.engine.makeChallenge(
       runnerId,
-      this.ctx.state.newId(),
+      this.ctx.state.newId('session'),
       normalized,
       price.wei,
       unit,

@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { idGenerator, type IdKind } from './id-scheme';
 import type { Clock } from '../clock';
 import type { Rational } from '../go/rational';
 import type { GpuFields, PriceQuoteFields } from './heartbeat-fields';
@@ -67,11 +68,6 @@ export interface RegistryConfig {
   readonly weiPerUsd: Rational | undefined;
 }
 
-/** Node's `randomID`: 16 random bytes, hex. Used for ids, credentials, tokens and channel names. */
-export function randomId(): string {
-  return randomBytes(16).toString('hex');
-}
-
 /** Node's `equalSecret`: both non-empty and byte-equal, compared in constant time. */
 export function equalSecret(a: Buffer | string, b: Buffer | string): boolean {
   const left = typeof a === 'string' ? Buffer.from(a, 'latin1') : a;
@@ -88,7 +84,7 @@ export class RegistryState {
   constructor(
     readonly config: RegistryConfig,
     readonly clock: Clock,
-    readonly newId: () => string = randomId,
+    readonly newId: (kind: IdKind) => string = idGenerator('hex'),
   ) {}
 
   /** Registered, not stale, `status` exactly `ready`, and Node not closing. */

@@ -96,10 +96,10 @@ export class RunnerRegistry {
     }
     if (this.state.runners.size >= NodeLimits.maxRunners)
       return failure(503, NodeErrorMessage.RunnerCapacityReached);
-    const id = requestedId === '' ? this.state.newId() : requestedId;
+    const id = requestedId === '' ? this.state.newId('runner') : requestedId;
     const runner: Runner = {
       id,
-      credential: this.state.newId(),
+      credential: this.state.newId('secret'),
       last: this.state.clock.now(),
       profile: {
         runnerUrl: '',

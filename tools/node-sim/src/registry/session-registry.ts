@@ -54,12 +54,12 @@ export class SessionRegistry {
       return failure(503, NodeErrorMessage.SessionCapacityReached);
     if (runner.sessions.size >= runner.profile.capacity)
       return failure(409, NodeErrorMessage.RunnerAtCapacity);
-    const sessionId = requestedId === '' ? this.state.newId() : requestedId;
+    const sessionId = requestedId === '' ? this.state.newId('session') : requestedId;
     if (!isRouteId(sessionId) || runner.sessions.has(sessionId))
       return failure(409, NodeErrorMessage.SessionExists);
     const session: Session = {
       id: sessionId,
-      token: this.state.newId(),
+      token: this.state.newId('secret'),
       pending: agreed !== undefined,
       created: this.state.clock.now(),
       price: agreed ?? runner.price,
@@ -69,7 +69,7 @@ export class SessionRegistry {
     runner.sessions.set(sessionId, session);
     let appUrl = this.state.appUrl(runnerId, mode, sessionId);
     if (runner.profile.proxy && mode === 'persistent') {
-      const proxyId = this.state.newId();
+      const proxyId = this.state.newId('proxy');
       session.proxies.set(proxyId, { target: new URL(runner.profile.runnerUrl), runner: true });
       appUrl = this.state.proxyUrl(proxyId);
     }
@@ -123,7 +123,7 @@ export class SessionRegistry {
       return failure(403, NodeErrorMessage.InvalidSessionToken);
     if (session.proxies.size >= NodeLimits.maxProxiesPerSession)
       return failure(403, 'too many session proxies');
-    const proxyId = this.state.newId();
+    const proxyId = this.state.newId('proxy');
     session.proxies.set(proxyId, { target, runner: false });
     return { ok: true, value: proxyId };
   }

@@ -17,7 +17,8 @@ export function priceJson(price: AdvertisedPriceValue): Record<string, unknown> 
   };
 }
 
-function discoveryRunnerJson(item: DiscoveryRunnerValue): Record<string, unknown> {
+/** One runner of `GET /discovery`, in Node's field order. */
+export function discoveryRunnerJson(item: DiscoveryRunnerValue): Record<string, unknown> {
   const { profile } = item.runner;
   const gpu = profile.gpu && {
     id: profile.gpu.id || undefined,

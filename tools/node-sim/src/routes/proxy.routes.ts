@@ -80,7 +80,7 @@ async function proxySingleShot(
     (await ctx.payments.singleShot(req, res, runnerId, price.value, send))
   )
     return;
-  const reserved = ctx.sessions.reserve(runnerId, ctx.state.newId());
+  const reserved = ctx.sessions.reserve(runnerId, ctx.state.newId('session'));
   if (!reserved.ok) return fail(res, reserved.status, reserved.error);
   try {
     await send(runnerId, reserved.value.sessionId);

@@ -43,7 +43,7 @@ async function heartbeat(ctx: SimContext, req: IncomingMessage, res: ServerRespo
   const result = outcome.value;
   let o2r: Record<string, string> | undefined;
   if (result.heartbeatSecret !== undefined) {
-    const channelName = ctx.state.newId();
+    const channelName = ctx.state.newId('channel');
     ctx.channels.openO2R(result.runnerId, channelName);
     o2r = {
       name: 'o2r',

@@ -78,14 +78,15 @@ async function createChannels(
   );
   const missing = new Map<string, string>();
   for (const item of requested)
-    if (!existing.has(item.name) && !missing.has(item.name)) missing.set(item.name, ctx.state.newId());
+    if (!existing.has(item.name) && !missing.has(item.name))
+      missing.set(item.name, ctx.state.newId('channel'));
   if (ctx.channels.channels.size + missing.size > MAX_TRICKLE_CHANNELS - NodeLimits.maxRunners) {
     return fail(res, 503, NodeErrorMessage.TooManyChannels);
   }
   const result = requested.map((item) => {
     let id = existing.get(item.name);
     if (id === undefined) {
-      id = missing.get(item.name) ?? ctx.state.newId();
+      id = missing.get(item.name) ?? ctx.state.newId('channel');
       ctx.channels.open(id, item.name, item.mimeType || 'application/octet-stream', runnerId, sessionId);
       existing.set(item.name, id);
     }

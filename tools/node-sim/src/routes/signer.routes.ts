@@ -6,6 +6,7 @@ import type { Router } from '../http/router';
 import type { PaymentRequest, SignerReply, SimulatedSigner } from '../payments/signer';
 import type { SignerStateBody } from '../payments/wire';
 import { decodeBlob, WireOrchestratorInfoSchema } from '../payments/wire';
+import { discoverOrchestrators, type SignerDiscoverySource } from './signer-discovery';
 
 const RequestSchema = z.object({
   orchestrator: z.string(),
@@ -112,8 +113,14 @@ async function generate(
 }
 
 /** The simulated remote signer's routes (served on the public listener in paid mode). */
-export function addSignerRoutes(router: Router, signer: SimulatedSigner, now: () => number): void {
+export function addSignerRoutes(
+  router: Router,
+  signer: SimulatedSigner,
+  now: () => number,
+  discovery: SignerDiscoverySource,
+): void {
   router
     .add('POST', '/sign-orchestrator-info', (_req, res) => writeJson(res, 200, signer.signInfo()))
-    .add('POST', '/generate-live-payment', (req, res) => generate(signer, now, req, res));
+    .add('POST', '/generate-live-payment', (req, res) => generate(signer, now, req, res))
+    .add('GET', '/discover-orchestrators', (req, res) => discoverOrchestrators(discovery, req, res));
 }

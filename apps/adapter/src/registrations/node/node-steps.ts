@@ -35,14 +35,14 @@ export class NodeSteps {
 
   async register(capacity: number): Promise<Next> {
     const { context } = this;
-    const sentAt = context.now();
+    const sentMark = context.tracker.mark();
     const reason = !context.record.registeredOnce ? 'initial' : this.parkedByDrain ? 'resume' : 're-register';
     try {
       const result = await context.link.register(capacity, context.intervalMs(), reason);
       context.stats.succeeded('bootstrap', result.latencyMs, capacity);
       this.parkedByDrain = false;
       context.timer.registered(result.intervalMs);
-      await this.reconcile(result.response.session_ids, sentAt, 're-register');
+      await this.reconcile(result.response.session_ids, sentMark, 're-register');
       return 'periodic';
     } catch (error) {
       if (!(isNodeRequestError(error) && error.unauthorized)) return this.failedCall('bootstrap', error);
@@ -56,12 +56,12 @@ export class NodeSteps {
 
   async beat(capacity: number): Promise<Next> {
     const { context } = this;
-    const sentAt = context.now();
+    const sentMark = context.tracker.mark();
     try {
       const result = await context.link.beat(capacity);
       context.stats.succeeded('heartbeat', result.latencyMs, capacity);
       context.timer.beat(result.intervalMs);
-      await this.reconcile(result.response.session_ids, sentAt, 'heartbeat-reconcile');
+      await this.reconcile(result.response.session_ids, sentMark, 'heartbeat-reconcile');
       return 'periodic';
     } catch (error) {
       if (!(isNodeRequestError(error) && error.unauthorized)) return this.failedCall('heartbeat', error);
@@ -90,10 +90,10 @@ export class NodeSteps {
 
   private async reconcile(
     ids: readonly string[],
-    sentAt: number,
+    sentMark: number,
     source: 're-register' | 'heartbeat-reconcile',
   ): Promise<void> {
-    await this.context.tracker.reconcile(ids, sentAt, source).catch((error: unknown) => {
+    await this.context.tracker.reconcile(ids, sentMark, source).catch((error: unknown) => {
       this.context.logger.warn(
         { err: error },
         'session changes not published yet; the next heartbeat retries',

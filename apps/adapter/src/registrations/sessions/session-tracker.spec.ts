@@ -63,17 +63,28 @@ describe('session tracker', () => {
   });
 
   it("treats Node's session_ids as authoritative, but not for sessions learned after the heartbeat left", async () => {
-    const { tracker, published, tick, now } = setup(['old']);
-    const sentAt = now();
-    tick(10);
+    const { tracker, published } = setup(['old']);
+    const sentMark = tracker.mark();
     await tracker.applyO2R(o2r('reserved', 'fresh'));
-    await tracker.reconcile(['missed'], sentAt, 'heartbeat-reconcile');
+    await tracker.reconcile(['missed'], sentMark, 'heartbeat-reconcile');
     expect(published.map(([name, event]) => [name, event.sessionId, event.source])).toEqual([
       ['reserved', 'fresh', 'o2r'],
       ['reserved', 'missed', 'heartbeat-reconcile'],
       ['released', 'old', 'heartbeat-reconcile'],
     ]);
     expect(tracker.ids().sort()).toEqual(['fresh', 'missed']);
+  });
+
+  it('releases a session learned just before the heartbeat left, even within the same millisecond', async () => {
+    const { tracker, published } = setup();
+    await tracker.applyO2R(o2r('reserved', 'gone-since'));
+    const sentMark = tracker.mark();
+    await tracker.reconcile([], sentMark, 'heartbeat-reconcile');
+    expect(published.map(([name, event]) => [name, event.sessionId])).toEqual([
+      ['reserved', 'gone-since'],
+      ['released', 'gone-since'],
+    ]);
+    expect(tracker.ids()).toEqual([]);
   });
 
   it('applies nothing it could not publish, so the next heartbeat retries', async () => {

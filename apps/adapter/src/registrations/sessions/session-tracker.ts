@@ -23,7 +23,9 @@ export interface SessionTrackerDeps {
  * repeat an event (deduplicated by job id) but never lose one.
  */
 export class SessionTracker {
+  /** Active sessions, each with the order mark it was learned at (see {@link mark}). */
   private readonly active = new Map<string, number>();
+  private marks = 0;
   private readonly tombstones = new Set<string>();
   private pending: PendingRelease[];
   private lock: Promise<unknown> = Promise.resolve();
@@ -32,7 +34,7 @@ export class SessionTracker {
     private readonly deps: SessionTrackerDeps,
     initial: { sessions: readonly string[]; pendingReleases: readonly PendingRelease[] },
   ) {
-    // Sessions loaded from Redis are older than any heartbeat this process sends.
+    // Sessions loaded from Redis are older than any heartbeat this process sends (mark 0).
     for (const id of initial.sessions) this.active.set(id, 0);
     this.pending = [...initial.pendingReleases];
   }
@@ -68,17 +70,27 @@ export class SessionTracker {
   }
 
   /**
-   * Node's authoritative `session_ids` from a heartbeat sent at `sentAt`: sessions Node lists that
-   * were never heard of are reserved; sessions known since before `sentAt` that Node no longer lists
-   * are released (a session learned while the heartbeat was in flight is left for the next one).
+   * A point in the order of what this tracker learns, taken when a heartbeat leaves: every session
+   * learned before it has a smaller mark, every one learned after a larger one. An order, not a
+   * time: a session learned in the same millisecond as the heartbeat left is still placed exactly.
    */
-  reconcile(nodeIds: readonly string[], sentAt: number, source: SessionEventSource): Promise<void> {
+  mark(): number {
+    return (this.marks += 1);
+  }
+
+  /**
+   * Node's authoritative `session_ids` from a heartbeat that left at `sentMark` ({@link mark}):
+   * sessions Node lists that were never heard of are reserved; sessions known before `sentMark` that
+   * Node no longer lists are released (one learned while the heartbeat was in flight is left for the
+   * next one).
+   */
+  reconcile(nodeIds: readonly string[], sentMark: number, source: SessionEventSource): Promise<void> {
     return this.exclusive(async () => {
       const at = new Date(this.deps.now()).toISOString();
       const listed = new Set(nodeIds);
       for (const id of nodeIds) await this.reserve(id, at, source);
       for (const [id, learnedAt] of [...this.active]) {
-        if (!listed.has(id) && learnedAt < sentAt) await this.release(id, at, source);
+        if (!listed.has(id) && learnedAt < sentMark) await this.release(id, at, source);
       }
     });
   }
@@ -120,7 +132,7 @@ export class SessionTracker {
     if (this.active.has(id) || this.tombstones.has(id)) return;
     await this.deps.publisher.reserved(this.event(id, at, source));
     this.deps.onPublished('reserved', source);
-    this.active.set(id, this.deps.now());
+    this.active.set(id, this.mark());
     this.deps.onChange();
   }
 

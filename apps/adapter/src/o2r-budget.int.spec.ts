@@ -1,0 +1,66 @@
+// O2R subscriptions capped below the runner count: the followed and unfollowed runners are measured,
+// and an unfollowed runner's sessions still reach instance-manager, from its heartbeats.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import {
+  openQueues,
+  readyEvent,
+  startAdapter,
+  type AdapterHarness,
+  type AdapterQueues,
+} from './__fixtures__/adapter-harness';
+import { reserveSession } from './__fixtures__/node-sim-process';
+import { listRunners, metricValue, startSimWorld, type SimWorld } from './__fixtures__/world';
+
+let redis: RedisFixture;
+let world: SimWorld;
+let adapter: AdapterHarness;
+let queues: AdapterQueues;
+const prefix = uniquePrefix('adapter-o2r-budget');
+
+beforeAll(async () => {
+  redis = await startRedis();
+  world = await startSimWorld({ heartbeatInterval: '500ms', heartbeatTtl: '3s' });
+  queues = openQueues(redis.url, prefix);
+  adapter = await startAdapter({
+    redisUrl: redis.url,
+    nodeUrl: world.proxy.url,
+    secretFile: world.secretFile,
+    prefix,
+    env: { O2R_MAX_SUBSCRIPTIONS: '1' },
+  });
+});
+
+afterAll(async () => {
+  await adapter?.stop();
+  await queues?.close();
+  await world?.close();
+  await redis?.stop();
+});
+
+const followed = (o2r: 'followed' | 'unfollowed') =>
+  metricValue(adapter.url, 'adapter_o2r_followed_runners', { o2r });
+
+describe('O2R subscription budget', () => {
+  it('follows only as many runners as allowed, measures both kinds, and learns the others from heartbeats', async () => {
+    await queues.instanceEvents.add('instance-ready', readyEvent('budget-1', { capacity: 2 }));
+    await queues.instanceEvents.add('instance-ready', readyEvent('budget-2', { capacity: 2 }));
+    await waitFor(async () => (await followed('followed')) === 1 && (await followed('unfollowed')) === 1, {
+      description: 'one runner followed, one not',
+      timeoutMs: 15_000,
+    });
+    const unfollowed = (await listRunners(adapter.url)).runners.find(
+      (view) => view.state === 'registered' && !view.o2r.connected,
+    );
+    expect(unfollowed).toBeDefined();
+    const { sessionId } = await reserveSession(world.sim.publicUrl, unfollowed?.runnerId ?? '');
+    const job = await waitFor(
+      async () =>
+        (await queues.sessionEvents()).find(
+          (found) => found.name === 'session-reserved' && found.data.sessionId === sessionId,
+        ),
+      { description: 'the session learned from a heartbeat', timeoutMs: 10_000 },
+    );
+    expect(job.data).toMatchObject({ instanceId: unfollowed?.instanceId, source: 'heartbeat-reconcile' });
+  });
+});

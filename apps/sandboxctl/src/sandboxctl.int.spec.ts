@@ -1,0 +1,266 @@
+// Every command against the real services of `npm start` (real Redis, the Node simulator, the adapter,
+// redemption-handoff and, as root, instance-manager on the local gVisor driver), as an operator runs it.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  AppListSchema,
+  AppResourceSchema,
+  InstanceListSchema,
+  LiabilitiesResponseSchema,
+  RunnersResponseSchema,
+  TicketListResponseSchema,
+} from '@sandbox/protocol';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { findFreePort } from '@sandbox/testing';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { instanceManagerRoutes } from './client/instance-manager.routes';
+import { compareWithOpenApi } from './__fixtures__/openapi-compare';
+import { cliEnvironment, exampleManifest, TOKEN_CANARY } from './__fixtures__/cli-env';
+import { runWith, type CliRun } from './__fixtures__/memory-io';
+import {
+  PORT_VARIABLES,
+  startStack,
+  type StackOptions,
+  type StackProcess,
+} from './__fixtures__/stack-process';
+
+const isRoot = process.getuid?.() === 0;
+const describeAsRoot = isRoot ? describe : describe.skip;
+if (!isRoot)
+  process.stdout.write('sandboxctl apps tests skipped: instance-manager (local driver) needs root\n');
+const APP = 'ctl-echo';
+
+let stack: StackProcess;
+let cli: ReturnType<typeof cliEnvironment>;
+let image = '';
+const run = (...argv: string[]) => runWith(argv, { env: cli.env });
+const json = (result: CliRun): unknown => JSON.parse(result.stdout);
+
+beforeAll(async () => {
+  if (isRoot) image = await ensureExampleAppImage();
+  const ports = Object.fromEntries(
+    await Promise.all(PORT_VARIABLES.map(async (name) => [name, await findFreePort()] as const)),
+  ) as StackOptions['ports'];
+  // A prefix and subnet of its own, so its namespaces and chains never meet another test's.
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    INSTANCE_PREFIX: 'sct',
+    INSTANCE_SUBNET: '10.221.0.0/24',
+    // Paid mode: Node refuses unpriced runners, which apply --wait must report.
+    NODE_SIM_PAID: 'true',
+  };
+  stack = await startStack({ ports, env });
+  cli = cliEnvironment(stack);
+}, 400_000);
+
+afterAll(async () => {
+  if (cli && isRoot) await run('apps', 'delete', APP, '--wait', '--timeout', '90s');
+  await stack?.cleanup();
+  cli?.cleanup();
+}, 180_000);
+
+describe('reading commands', () => {
+  it('status shows every service live and ready, Redis durable, and exits 0 only when all is well', async () => {
+    const result = await run('status');
+    expect(result.stdout).toMatch(/^adapter\s+yes\s+ready\s+redis=pass/m);
+    expect(result.stdout).toMatch(/^redemption-handoff\s+yes\s+ready\s+redis=pass redis-durable=pass/m);
+    expect(result.stdout).toContain('Redis durability: durable');
+    expect(result.stdout).toMatch(/Drain:\s+none \(open\)/);
+    expect(result.stdout).toMatch(/Tickets:\s+0 pending, 0 ETH at risk/);
+    expect(result.code).toBe(isRoot ? 0 : 1);
+    const body = z
+      .object({ services: z.array(z.object({ service: z.string(), ready: z.boolean() })) })
+      .parse(json(await run('status', '-o', 'json')));
+    expect(body.services.map((row) => row.service)).toEqual([
+      'instance-manager',
+      'adapter',
+      'redemption-handoff',
+    ]);
+  });
+
+  it('runners, sessions and tickets print tables and protocol documents', async () => {
+    expect(RunnersResponseSchema.parse(json(await run('runners', 'list', '-o', 'json'))).drain.mode).toBe(
+      'open',
+    );
+    expect(json(await run('sessions', 'list', '-o', 'json'))).toEqual({ sessions: [] });
+    expect(TicketListResponseSchema.parse(json(await run('tickets', 'list', '-o', 'json')))).toEqual({
+      tickets: [],
+    });
+    const status = json(await run('tickets', 'status', '-o', 'json')) as { payers: unknown[] };
+    expect(LiabilitiesResponseSchema.shape.payers.parse(status.payers)).toEqual([]);
+    expect((await run('tickets', 'status')).stdout).toMatch(/Face value at risk: 0 ETH \(0 wei\)/);
+    expect((await run('tickets', 'list', '--state', 'redeemed', '-o', 'yaml')).stdout).toBe('tickets: []\n');
+  });
+
+  it('never prints the token it sends', async () => {
+    const outputs = await Promise.all([
+      run('status'),
+      run('config', 'view'),
+      run('runners', 'list', '-o', 'yaml'),
+    ]);
+    for (const result of outputs) expect(`${result.stdout}${result.stderr}`).not.toContain(TOKEN_CANARY);
+    expect(outputs[1]?.stdout).toContain(`${cli.dir}/admin.token`);
+  });
+
+  it('says clearly when a service cannot be reached, and exits 1', async () => {
+    const port = await findFreePort();
+    const result = await run('runners', 'list', '--server', `adapter=http://127.0.0.1:${port}`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: cannot reach adapter at http://127.0.0.1:${port}: connection refused (is it running? set its URL ` +
+        'with --server adapter=URL, SANDBOXCTL_ADAPTER_URL or a context in the config file)\n',
+    );
+    const status = await run('status', '--server', `redemption-handoff=http://127.0.0.1:${port}`);
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/^redemption-handoff\s+no\s+unreachable/m);
+  });
+
+  it('runs as `npx sandboxctl` does (bin/sandboxctl.mjs), with the same output and exit codes', () => {
+    const bin = join(import.meta.dirname, '..', 'bin', 'sandboxctl.mjs');
+    const env = { ...cli.env, PATH: process.env.PATH ?? '' };
+    const ok = spawnSync(process.execPath, [bin, 'runners', 'list', '-o', 'json'], { env, encoding: 'utf8' });
+    expect(ok.status).toBe(0);
+    expect(RunnersResponseSchema.parse(JSON.parse(ok.stdout)).runners).toBeInstanceOf(Array);
+    const usage = spawnSync(process.execPath, [bin, 'runners', 'list', '--bogus'], { env, encoding: 'utf8' });
+    expect([usage.status, usage.stderr]).toEqual([
+      2,
+      expect.stringContaining("error: unknown option '--bogus'"),
+    ]);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    expect((await run('runners', 'list', '--state', 'sleepy')).code).toBe(2);
+    expect((await run('apps', 'apply')).code).toBe(2);
+    expect((await run('--context', 'nope', 'runners', 'list')).code).toBe(2);
+    expect((await run('frobnicate')).code).toBe(2);
+  });
+});
+
+describeAsRoot('apps on instance-manager', () => {
+  const imUrl = () => `http://127.0.0.1:${stack.ports.INSTANCE_MANAGER_PORT}`;
+
+  it("keeps the client's route table in step with instance-manager's OpenAPI document", async () => {
+    const document = (await (await fetch(`${imUrl()}/v1/openapi.json`)).json()) as Parameters<
+      typeof compareWithOpenApi
+    >[1];
+    expect(compareWithOpenApi(Object.values(instanceManagerRoutes), document)).toEqual([]);
+    const altered = { ...instanceManagerRoutes.getApp, response: AppListSchema };
+    expect(compareWithOpenApi([altered], document)).toContain('GET /v1/apps/{app}: 200 response differs');
+  });
+
+  it('refuses a bad manifest with line numbers and applies none of its documents', async () => {
+    const good = exampleManifest(APP, image, 1);
+    const bad = exampleManifest('ctl-bad', image, 1).replace('port: 8080', 'port: 70000');
+    const file = cli.file('bad.yaml', `${good}---\n${bad}`);
+    const result = await run('apps', 'apply', '-f', file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${file} is invalid; nothing was applied:`);
+    expect(result.stderr).toContain(`${file}:18:9: spec.port: Too big: expected number to be <=65535`);
+    expect(AppListSchema.parse(json(await run('apps', 'list', '-o', 'json'))).apps).toEqual([]);
+  });
+
+  it('--dry-run validates and says what would change, without applying', async () => {
+    const result = await runWith(['apps', 'apply', '-f', '-', '--dry-run'], {
+      env: cli.env,
+      stdin: exampleManifest(APP, image, 1),
+    });
+    expect([result.code, result.stdout]).toEqual([0, `app/${APP} created (dry run)\n`]);
+    expect((await fetch(`${imUrl()}/v1/apps/${APP}`)).status).toBe(404);
+  });
+
+  it('apply --wait returns once the declared instances are ready and registered with Node', async () => {
+    const file = cli.file('echo.yaml', exampleManifest(APP, image, 1));
+    const result = await run('apps', 'apply', '-f', file, '--wait', '--timeout', '3m');
+    expect(result.stderr).toContain(`app/${APP}: ready 1/1, registered 1/1`);
+    expect([result.code, result.stdout]).toEqual([0, `app/${APP} created\n`]);
+    const runners = RunnersResponseSchema.parse(
+      json(await run('runners', 'list', '--app', APP, '-o', 'json')),
+    );
+    expect(runners.runners.map((runner) => runner.state)).toEqual(['registered']);
+    expect((await run('runners', 'list', '--app', APP)).stdout).toMatch(/^RUNNER\s+APP\s+STATE\s+CAPACITY/);
+    expect((await run('apps', 'apply', '-f', file)).stdout).toBe(`app/${APP} unchanged\n`);
+    const again = AppListSchema.parse(json(await run('apps', 'apply', '-f', file, '-o', 'json')));
+    expect(again.apps.map((app) => app.name)).toEqual([APP]);
+  }, 240_000);
+
+  it('list, get and instances list print tables and documents the protocol schemas parse', async () => {
+    expect((await run('apps', 'list')).stdout).toMatch(
+      new RegExp(`^${APP}\\s+active\\s+single-session\\s+1/1`, 'm'),
+    );
+    const apps = AppListSchema.parse(json(await run('apps', 'list', '-o', 'json')));
+    expect(apps.apps.map((app) => app.name)).toEqual([APP]);
+    const app = AppResourceSchema.parse(json(await run('apps', 'get', APP, '-o', 'json')));
+    expect(app.spec.instances).toEqual({ kind: 'single-session', warmPool: 1, max: 2 });
+    expect((await run('apps', 'get', APP, '-o', 'yaml')).stdout).toContain(`name: ${APP}\nspec:\n`);
+    const instances = InstanceListSchema.parse(
+      json(await run('instances', 'list', '--app', APP, '-o', 'json')),
+    );
+    expect(instances.instances.map((instance) => instance.state)).toContain('ready');
+    expect((await run('instances', 'list', '--app', APP, '-o', 'wide')).stdout).toMatch(
+      /TEMPLATE\s+READY-FOR/,
+    );
+  });
+
+  it('diff shows the change a manifest would make to the live spec', async () => {
+    const result = await run('apps', 'diff', '-f', cli.file('echo2.yaml', exampleManifest(APP, image, 2)));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('-  warmPool: 1\n');
+    expect(result.stdout).toContain('+  warmPool: 2\n');
+  });
+
+  it("prints the service's error code and message and exits 1", async () => {
+    const result = await run('apps', 'get', 'ctl-missing');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: instance-manager refused \(404 not_found\): /);
+  });
+
+  it('apply --wait shows why instances fail and times out with exit 1', async () => {
+    const name = 'ctl-missing-image';
+    const manifest = exampleManifest(name, 'localhost/sandboxctl-no-such-image:1', 1);
+    const result = await run(
+      'apps',
+      'apply',
+      '-f',
+      cli.file('missing.yaml', manifest),
+      '--wait',
+      '--timeout',
+      '15s',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /app\/ctl-missing-image: ready 0\/1, registered 0\/1 \(instance \w+ failed: /,
+    );
+    expect(result.stderr).toMatch(
+      /error: timed out after 15s waiting for app\/ctl-missing-image to be ready/,
+    );
+    expect((await run('apps', 'delete', name, '--wait', '--timeout', '60s')).code).toBe(0);
+  }, 120_000);
+
+  it("apply --wait shows Node's refusal of an unpriced app in paid mode", async () => {
+    const name = 'ctl-unpriced';
+    const manifest = exampleManifest(name, image, 1, '');
+    const result = await run(
+      'apps',
+      'apply',
+      '-f',
+      cli.file('unpriced.yaml', manifest),
+      '--wait',
+      '--timeout',
+      '20s',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /app\/ctl-unpriced: ready \d\/1, registered 0\/1 \(Node refused instance \w+ \(400\): /,
+    );
+    expect((await run('apps', 'list', '-o', 'wide')).stdout).toMatch(/^ctl-unpriced\s.*\s400: /m);
+    expect((await run('apps', 'delete', name, '--wait', '--timeout', '60s')).code).toBe(0);
+  }, 120_000);
+
+  it('delete --wait returns once the app and its instances are gone', async () => {
+    const result = await run('apps', 'delete', APP, '--wait', '--timeout', '90s');
+    expect([result.code, result.stdout]).toEqual([0, `app/${APP} deleting\napp/${APP} deleted\n`]);
+    expect((await fetch(`${imUrl()}/v1/apps/${APP}`)).status).toBe(404);
+  }, 120_000);
+});
