@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { IMAGE_CATALOG } from './catalog';
 
@@ -10,10 +10,14 @@ describe('IMAGE_CATALOG', () => {
     for (const image of Object.values(IMAGE_CATALOG)) expect(existsSync(image.entryFile)).toBe(true);
   });
 
-  it('has an image for every app of the repository and for the simulators', () => {
-    const apps = readdirSync(APPS_DIR).filter((name) => existsSync(join(APPS_DIR, name, 'src', 'main.ts')));
-    // A new app under apps/ needs its one catalog entry (and deploy/ its Deployment).
-    expect(Object.keys(IMAGE_CATALOG).sort()).toEqual([...apps, 'node-sim', 'redeemer-sim'].sort());
+  it('has an image for every service of the repository, the example app and the simulators', () => {
+    const services = readdirSync(APPS_DIR).filter((name) => {
+      const main = join(APPS_DIR, name, 'src', 'main.ts');
+      return existsSync(main) && readFileSync(main, 'utf8').includes('startService(');
+    });
+    // A new service under apps/ needs its one catalog entry (and deploy/ its Deployment).
+    const expected = [...services, 'example-app', 'node-sim', 'redeemer-sim'];
+    expect(Object.keys(IMAGE_CATALOG).sort()).toEqual(expected.sort());
   });
 
   it('ships bull-board UI assets with the dashboard, where its require.resolve looks', async () => {
