@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { startKubeHarness, type KubeHarness } from '../control-plane/kube-harness';
@@ -13,10 +15,12 @@ const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
 
 let harness: KubeHarness;
 let admin: KubeConfig;
+/** kubectl's HOME (its discovery cache), removed afterwards. */
+let home = '';
 
 function runScript(): { status: number | null; output: string } {
   const result = spawnSync('sh', [SCRIPT], {
-    env: { PATH: process.env['PATH'], KUBECONFIG: harness.kubeconfigPath },
+    env: { PATH: process.env['PATH'], HOME: home, KUBECONFIG: harness.kubeconfigPath },
     encoding: 'utf8',
     timeout: 120_000,
   });
@@ -40,6 +44,7 @@ async function secretData(): Promise<Record<string, Record<string, string>>> {
 
 (hasKubectl ? describeWithKube : describeWithKube.skip)('deploy/create-secrets.sh with kubectl', () => {
   beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'kubectl-home-'));
     harness = await startKubeHarness();
     admin = await harness.adminConfig();
     const namespaces = (
@@ -50,6 +55,7 @@ async function secretData(): Promise<Record<string, Record<string, string>>> {
 
   afterAll(async () => {
     await harness?.stop();
+    if (home) await rm(home, { recursive: true, force: true });
   }, 60_000);
 
   it('creates every Secret the overlays mount, with random values and a matching Redis password', async () => {
