@@ -16,6 +16,8 @@ export interface StartNeeds {
   args?: (healthPort: number) => string[];
   /** How the port is set: `PORT` in the environment (services) or by {@link StartNeeds.args}. */
   portFrom: 'env' | 'args';
+  /** Further paths that must answer 200 once started (what the image's assets serve). */
+  paths?: readonly string[];
 }
 
 /** One image `npm run images` builds. */
@@ -64,7 +66,12 @@ export const IMAGE_CATALOG: Readonly<Record<string, CatalogImage>> = Object.free
   'redemption-handoff': service('redemption-handoff', 7104, ['INTAKE_SECRET_FILE', 'REDEEMER_SECRET_FILE'], {
     REDEEMER_URL: 'http://127.0.0.1:9',
   }),
-  dashboard: { ...service('dashboard', 7100), assets: bullBoardUi },
+  dashboard: (() => {
+    const dashboard = service('dashboard', 7100);
+    // The board's page and one of its bundled UI files, served from the image's assets.
+    const paths = ['/queues', '/queues/static/favicon.ico'];
+    return { ...dashboard, assets: bullBoardUi, start: { ...dashboard.start, paths } };
+  })(),
   'node-sim': {
     entryFile: entry('tools', 'node-sim'),
     port: 8936,

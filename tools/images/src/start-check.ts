@@ -98,7 +98,13 @@ export async function startCheck(options: StartCheckOptions): Promise<StartCheck
       const logs = await run('podman', ['logs', '--tail=20', container], { allowFailure: true });
       throw new Error(`${String(error)}; last output:\n${logs.stdout}${logs.stderr}`);
     });
-    return { startupMs: Math.round(performance.now() - startedAt), health };
+    const startupMs = Math.round(performance.now() - startedAt);
+    for (const path of start.paths ?? []) {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) });
+      if (response.status !== 200)
+        throw new Error(`${options.name}: GET ${path} answered ${response.status}`);
+    }
+    return { startupMs, health };
   } finally {
     await run('podman', ['rm', '--force', '--time=5', container], { allowFailure: true, timeoutMs: 30_000 });
     await rm(dir, { recursive: true, force: true });
