@@ -1,6 +1,6 @@
 import { findFreePort, waitFor } from '@sandbox/testing';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,6 +28,8 @@ export interface StackProcess {
   readonly dataDir: string;
   /** Everything the stack printed so far. */
   output(): string;
+  /** `{ authorization: 'Bearer …' }` with the management token of a role, as `npm start` generated it. */
+  headers(role: 'admin' | 'read'): Promise<{ authorization: string }>;
   /** Sends a signal and resolves the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Kills it if still running and removes its data folder. */
@@ -62,6 +64,9 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     ports,
     dataDir,
     output: () => output,
+    headers: async (role) => ({
+      authorization: `Bearer ${await readFile(join(dataDir, 'secrets', `${role}-token`), 'utf8')}`,
+    }),
     stop,
     cleanup: async () => {
       await stop('SIGTERM');

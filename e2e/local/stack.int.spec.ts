@@ -2,6 +2,7 @@
 // answers, and SIGINT (Ctrl-C) stops every member, leaving no process behind.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { refusesConnections, startStack, type StackProcess } from './stack-process';
 
@@ -48,12 +49,48 @@ describe('npm start (tools/stack)', () => {
   });
 
   it('serves the dashboard over every protocol queue', async () => {
-    const response = await fetch(`http://127.0.0.1:${stack.ports.DASHBOARD_PORT}/queues/api/queues`);
+    const board = `http://127.0.0.1:${stack.ports.DASHBOARD_PORT}/queues/api/queues`;
+    expect((await fetch(board)).status).toBe(401);
+    const response = await fetch(board, { headers: await stack.headers('read') });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { queues: { name: string }[] };
     expect(body.queues.map((queue) => queue.name)).toEqual(
       expect.arrayContaining(['instance-events', 'ticket-delivery']),
     );
+  });
+
+  it('generates the management tokens, prints their paths and guards every API with them', async () => {
+    const tokenFile = join(stack.dataDir, 'secrets', 'admin-token');
+    expect(stack.output()).toContain(tokenFile);
+    const token = await readFile(tokenFile, 'utf8');
+    expect(stack.output()).not.toContain(token);
+    const { ports } = stack;
+    const reads = [
+      [ports.ADAPTER_PORT, '/v1/runners'],
+      [ports.REDEMPTION_HANDOFF_PORT, '/v1/liabilities'],
+      ...(isRoot ? [[ports.INSTANCE_MANAGER_PORT, '/v1/apps']] : []),
+    ] as const;
+    for (const [port, path] of reads) {
+      expect((await fetch(`http://127.0.0.1:${port}${path}`)).status).toBe(401);
+      const read = await fetch(`http://127.0.0.1:${port}${path}`, { headers: await stack.headers('read') });
+      expect(read.status).toBe(200);
+    }
+  });
+
+  it('runs Redis with a generated password no one else knows', async () => {
+    const password = await readFile(join(stack.dataDir, 'secrets', 'redis-password'), 'utf8');
+    expect(password.length).toBeGreaterThanOrEqual(32);
+    expect(stack.output()).not.toContain(password);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: stack.ports.REDIS_PORT });
+      socket.on('connect', () => socket.write('PING\r\n'));
+      socket.on('data', (data) => {
+        socket.destroy();
+        resolve(data.toString());
+      });
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^-NOAUTH/);
   });
 
   it('stops every member on SIGINT and exits 0', async () => {

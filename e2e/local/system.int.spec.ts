@@ -22,7 +22,9 @@ let poolBefore: string[] = [];
 const url = (port: number, path: string) => `http://127.0.0.1:${port}${path}`;
 
 async function instances(): Promise<z.infer<typeof InstanceListSchema>['instances']> {
-  const response = await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/instances?app=${APP}`));
+  const response = await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/instances?app=${APP}`), {
+    headers: await stack.headers('read'),
+  });
   return InstanceListSchema.parse(await response.json()).instances;
 }
 
@@ -47,7 +49,7 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
     };
     const put = await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/apps/${APP}`), {
       method: 'PUT',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(await stack.headers('admin')) },
       body: JSON.stringify(spec),
     });
     expect(put.status).toBeLessThan(300);
@@ -56,7 +58,10 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
   afterAll(async () => {
     if (!stack) return;
     // Instances outlive a manager restart by design, so the test deletes its app before stopping.
-    await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/apps/${APP}`), { method: 'DELETE' });
+    await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/apps/${APP}`), {
+      method: 'DELETE',
+      headers: await stack.headers('admin'),
+    });
     await waitFor(async () => (await instances()).every((instance) => instance.state === 'gone'), {
       timeoutMs: 60_000,
       description: 'every instance gone',

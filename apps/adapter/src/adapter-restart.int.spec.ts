@@ -30,7 +30,7 @@ const storedCredential = async (instanceId: string): Promise<string | undefined>
 const beatsAfter = (instanceId: string, since: number) =>
   waitFor(
     async () => {
-      const view = adapter === undefined ? undefined : await runnerView(adapter.url, instanceId);
+      const view = adapter === undefined ? undefined : await runnerView(adapter, instanceId);
       return view?.state === 'registered' && view.lastBeat !== null && Date.parse(view.lastBeat.at) > since;
     },
     { description: `${instanceId} heartbeating`, timeoutMs: 20_000 },
@@ -72,7 +72,7 @@ describe('adapter restarts', () => {
     await beatsAfter('keep-1', restartedAt);
     expect(world.proxy.registrations).toBe(registrations);
     expect(await storedCredential('keep-1')).toBe(credential);
-    expect((await runnerView(adapter.url, 'keep-1'))?.sessions).toEqual([sessionId]);
+    expect((await runnerView(adapter, 'keep-1'))?.sessions).toEqual([sessionId]);
     expect(await stopSession(world.sim.publicUrl, 'keep-1', sessionId ?? '')).toBe(200);
     await waitFor(
       async () => (await jobs('session-released')).some((job) => job.data.sessionId === sessionId),
@@ -95,10 +95,13 @@ describe('adapter restarts', () => {
 
   it('registers again when it was down for longer than the TTL', async () => {
     const { sessionId } = await reserveSession(world.sim.publicUrl, 'keep-1');
-    await waitFor(async () => (await runnerView(adapter?.url ?? '', 'keep-1'))?.sessions.length === 1, {
-      description: 'the session to be known',
-      timeoutMs: 10_000,
-    });
+    await waitFor(
+      async () => (await runnerView(adapter as AdapterHarness, 'keep-1'))?.sessions.length === 1,
+      {
+        description: 'the session to be known',
+        timeoutMs: 10_000,
+      },
+    );
     const registrations = world.proxy.registrations;
     await adapter?.stop();
     adapter = undefined;
@@ -130,7 +133,7 @@ describe('adapter restarts', () => {
     adapter = await start();
     await beatsAfter('keep-1', Date.now());
     expect(world.proxy.registrations).toBe(registrations + 1);
-    expect((await runnerView(adapter.url, 'keep-1'))?.runnerId).toBe('keep-1');
+    expect((await runnerView(adapter, 'keep-1'))?.runnerId).toBe('keep-1');
     const text = await (await fetch(`${adapter.url}/metrics`)).text();
     expect(text).toMatch(
       /^adapter_node_request_failures_total\{[^}]*kind="bootstrap"[^}]*status="401"[^}]*\} [1-9]/mu,

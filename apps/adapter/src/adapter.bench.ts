@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NodeLimits, type RunnersResponse } from '@sandbox/protocol';
-import { findFreePort, startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
+import { createTestAccess, findFreePort, startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
 import { openQueues, readyEvent } from './__fixtures__/adapter-harness';
 import { bundleAdapter, spawnAdapter } from './__fixtures__/adapter-process';
 import { startFaultProxy } from './__fixtures__/fault-proxy';
@@ -87,6 +87,7 @@ const sim = await startNodeSim({
 });
 holder.target = sim.publicUrl;
 const prefix = uniquePrefix('adapter-bench');
+const access = createTestAccess();
 const port = await findFreePort();
 // Measured as production runs it: one bundled file under plain node (`--tsx`: the dev entry instead).
 const bundle = values.tsx ? undefined : await bundleAdapter(join(dir, 'adapter.mjs'));
@@ -101,6 +102,7 @@ const adapter = spawnAdapter(
     STATE_PREFIX: `${prefix}-adapter`,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    ...access.env,
   },
   {
     ...(bundle === undefined ? {} : { bundle }),
@@ -109,7 +111,11 @@ const adapter = spawnAdapter(
 );
 const queues = openQueues(redis.url, prefix);
 const runners = async (): Promise<RunnersResponse['runners']> =>
-  ((await (await fetch(`http://127.0.0.1:${port}/v1/runners`)).json()) as RunnersResponse).runners;
+  (
+    (await (
+      await fetch(`http://127.0.0.1:${port}/v1/runners`, { headers: access.headers('read') })
+    ).json()) as RunnersResponse
+  ).runners;
 
 try {
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, {
@@ -185,4 +191,5 @@ try {
   await proxy.close();
   await redis.stop();
   await rm(dir, { recursive: true, force: true });
+  access.cleanup();
 }

@@ -5,7 +5,7 @@ import {
   type ServiceLogger,
   type ServiceMetrics,
 } from '@sandbox/service-kit';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { runnersRouter, type RunnerSource } from './routes/runners.routes';
 
 /** Dependencies of {@link createApp}. */
@@ -15,6 +15,8 @@ export interface AdapterAppDeps {
   metrics: ServiceMetrics;
   secrets: SecretScrubber;
   runners: RunnerSource;
+  /** The API's access policy (every route is a read). */
+  access: RequestHandler;
 }
 
 /** The adapter's HTTP surface: the registrations API plus the kit's health, readiness and metrics. */
@@ -23,6 +25,7 @@ export function createApp(deps: AdapterAppDeps): Express {
     logger: deps.logger,
     health: deps.health,
     metrics: deps.metrics,
+    access: deps.access,
     configure: (app) => {
       app.use(runnersRouter({ runners: deps.runners, secrets: deps.secrets }));
     },

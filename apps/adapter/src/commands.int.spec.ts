@@ -51,7 +51,7 @@ beforeAll(async () => {
     await queues.instanceEvents.add('instance-ready', readyEvent(id, { capacity: 3 }));
   await waitFor(
     async () =>
-      (await listRunners(adapter.url)).runners.filter((view) => view.state === 'registered').length === 3,
+      (await listRunners(adapter)).runners.filter((view) => view.state === 'registered').length === 3,
     {
       description: 'three registered runners',
       timeoutMs: 20_000,
@@ -64,8 +64,8 @@ beforeAll(async () => {
   ];
   await waitFor(
     async () =>
-      (await runnerView(adapter.url, 'cmd-2'))?.sessions.length === 2 &&
-      (await runnerView(adapter.url, 'cmd-1'))?.sessions.length === 1,
+      (await runnerView(adapter, 'cmd-2'))?.sessions.length === 2 &&
+      (await runnerView(adapter, 'cmd-1'))?.sessions.length === 1,
     {
       description: 'the sessions to be known',
       timeoutMs: 10_000,
@@ -93,9 +93,9 @@ describe('adapter-commands', () => {
     });
     expect(await discover(world.sim.publicUrl)).toEqual([]);
     expect((await simCounts(world.sim.metricsUrl)).runners).toBe(2);
-    expect((await runnerView(adapter.url, 'cmd-2'))?.advertisedCapacity).toBe(2);
-    expect((await runnerView(adapter.url, 'cmd-3'))?.state).toBe('parked');
-    expect((await listRunners(adapter.url)).drain).toMatchObject({ mode: 'withdrawn', drainId: 'drain-1' });
+    expect((await runnerView(adapter, 'cmd-2'))?.advertisedCapacity).toBe(2);
+    expect((await runnerView(adapter, 'cmd-3'))?.state).toBe('parked');
+    expect((await listRunners(adapter)).drain).toMatchObject({ mode: 'withdrawn', drainId: 'drain-1' });
   });
 
   it('withdraw-all is idempotent, and parks instances that become ready during the drain', async () => {
@@ -107,12 +107,12 @@ describe('adapter-commands', () => {
 
   it('a capped runner follows its sessions down and is unregistered when the last one ends', async () => {
     expect(await stopSession(world.sim.publicUrl, 'cmd-2', sessions['cmd-2']?.[0] ?? '')).toBe(200);
-    await waitFor(async () => (await runnerView(adapter.url, 'cmd-2'))?.advertisedCapacity === 1, {
+    await waitFor(async () => (await runnerView(adapter, 'cmd-2'))?.advertisedCapacity === 1, {
       description: 'cmd-2 capped at 1',
       timeoutMs: 10_000,
     });
     expect(await stopSession(world.sim.publicUrl, 'cmd-1', sessions['cmd-1']?.[0] ?? '')).toBe(200);
-    await waitFor(async () => (await runnerView(adapter.url, 'cmd-1'))?.state === 'parked', {
+    await waitFor(async () => (await runnerView(adapter, 'cmd-1'))?.state === 'parked', {
       description: 'cmd-1 parked',
       timeoutMs: 10_000,
     });
@@ -139,7 +139,7 @@ describe('adapter-commands', () => {
   it('a late retry of an earlier command of the same drain does not undo a later one', async () => {
     const late = await command('withdraw-all', 'drain-1', 'withdraw-all.drain-1.late');
     expect(late).toMatchObject({ unregistered: 4 });
-    expect((await listRunners(adapter.url)).drain.mode).toBe('cancelled');
+    expect((await listRunners(adapter)).drain.mode).toBe('cancelled');
   });
 
   it('resume registers every runner again with its full capacity', async () => {
@@ -154,7 +154,7 @@ describe('adapter-commands', () => {
     const listed = await discover(world.sim.publicUrl);
     expect(listed).toHaveLength(4);
     expect(listed.every((runner) => runner.capacity === 3 && runner.capacity_available === 3)).toBe(true);
-    expect((await listRunners(adapter.url)).drain).toMatchObject({ mode: 'open', drainId: 'drain-1' });
+    expect((await listRunners(adapter)).drain).toMatchObject({ mode: 'open', drainId: 'drain-1' });
     const again = await command('resume', 'drain-1', 'resume.drain-1.retry');
     expect(again).toMatchObject({ registered: 4 });
   });

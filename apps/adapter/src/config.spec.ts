@@ -1,9 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { AdapterConfigSchema } from './config';
 
+const tokens = { ADMIN_TOKEN_FILE: '/run/secrets/admin-token', READ_TOKEN_FILE: '/run/secrets/read-token' };
+
 describe('adapter configuration', () => {
   it('has working defaults for the local stack', () => {
-    const config = AdapterConfigSchema.parse({ BOOTSTRAP_SECRET_FILE: '.data/node-bootstrap-secret' });
+    const config = AdapterConfigSchema.parse({
+      ...tokens,
+      BOOTSTRAP_SECRET_FILE: '.data/node-bootstrap-secret',
+    });
     expect(config).toMatchObject({
       PORT: 7102,
       HOST: '127.0.0.1',
@@ -17,10 +22,14 @@ describe('adapter configuration', () => {
 
   it('parses Go durations and refuses unusable values', () => {
     expect(
-      AdapterConfigSchema.parse({ BOOTSTRAP_SECRET_FILE: 'f', DEFAULT_HEARTBEAT_INTERVAL: '1m30s' })
-        .DEFAULT_HEARTBEAT_INTERVAL,
+      AdapterConfigSchema.parse({
+        ...tokens,
+        BOOTSTRAP_SECRET_FILE: 'f',
+        DEFAULT_HEARTBEAT_INTERVAL: '1m30s',
+      }).DEFAULT_HEARTBEAT_INTERVAL,
     ).toBe(90_000);
     const bad = AdapterConfigSchema.safeParse({
+      ...tokens,
       BOOTSTRAP_SECRET_FILE: 'f',
       DEFAULT_HEARTBEAT_INTERVAL: '0s',
       NODE_URL: 'http://user:pass@node:8935',

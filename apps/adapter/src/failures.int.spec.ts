@@ -82,13 +82,13 @@ describe('registration failures', () => {
       status: 400,
       reason: 'converted wei price exceeds supported range',
     });
-    const view = await runnerView(adapter.url, 'too-pricey');
+    const view = await runnerView(adapter, 'too-pricey');
     expect(view).toMatchObject({
       state: 'failed',
       failure: { status: 400, reason: 'converted wei price exceeds supported range' },
       lastError: { kind: 'http', status: 400 },
     });
-    await waitFor(async () => (await runnerView(adapter.url, 'priced-ok'))?.state === 'registered', {
+    await waitFor(async () => (await runnerView(adapter, 'priced-ok'))?.state === 'registered', {
       description: 'the priced instance registered',
       timeoutMs: 15_000,
     });
@@ -103,7 +103,7 @@ describe('registration failures', () => {
       { description: 'registration-failed for the free app', timeoutMs: 15_000 },
     );
     expect(job.data).toMatchObject({ instanceId: 'free-on-paid', status: 400, reason });
-    expect(await runnerView(adapter.url, 'free-on-paid')).toMatchObject({
+    expect(await runnerView(adapter, 'free-on-paid')).toMatchObject({
       state: 'failed',
       failure: { status: 400, reason },
     });
@@ -118,7 +118,7 @@ describe('registration failures', () => {
     );
     const view = await waitFor(
       async () => {
-        const found = await runnerView(wrong.adapter.url, 'wrong-1');
+        const found = await runnerView(wrong.adapter, 'wrong-1');
         return found?.lastError?.status === 401 && (found.lastError.consecutive ?? 0) >= 2
           ? found
           : undefined;
@@ -134,7 +134,7 @@ describe('registration failures', () => {
       [],
     );
     await writeFile(wrong.file, world.secret);
-    await waitFor(async () => (await runnerView(wrong.adapter.url, 'wrong-1'))?.state === 'registered', {
+    await waitFor(async () => (await runnerView(wrong.adapter, 'wrong-1'))?.state === 'registered', {
       description: 'registration with the fixed secret',
       timeoutMs: 15_000,
     });
@@ -157,9 +157,9 @@ describe('registration failures', () => {
       wrong.adapter.logs(),
       await (await fetch(`${adapter.url}/metrics`)).text(),
       await (await fetch(`${wrong.adapter.url}/metrics`)).text(),
-      await (await fetch(`${adapter.url}/v1/runners`)).text(),
-      await (await fetch(`${wrong.adapter.url}/v1/runners`)).text(),
-      await (await fetch(`${adapter.url}/v1/runners/priced-ok`)).text(),
+      await (await fetch(`${adapter.url}/v1/runners`, { headers: adapter.headers })).text(),
+      await (await fetch(`${wrong.adapter.url}/v1/runners`, { headers: wrong.adapter.headers })).text(),
+      await (await fetch(`${adapter.url}/v1/runners/priced-ok`, { headers: adapter.headers })).text(),
       await queues.allJobData(),
       await wrong.queues.allJobData(),
     ];

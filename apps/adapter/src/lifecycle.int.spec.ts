@@ -27,7 +27,7 @@ const prefix = uniquePrefix('adapter-lifecycle');
 const jobs = async (name?: string) =>
   (await queues.sessionEvents()).filter((job) => name === undefined || job.name === name);
 const waitState = (instanceId: string, state: string) =>
-  waitFor(async () => (await runnerView(adapter.url, instanceId))?.state === state, {
+  waitFor(async () => (await runnerView(adapter, instanceId))?.state === state, {
     description: `${instanceId} to be ${state}`,
     timeoutMs: 20_000,
   });
@@ -76,7 +76,7 @@ describe('adapter lifecycle against the Node simulator', () => {
         gpu: { name: 'L4', vram_mb: 24_576 },
       }),
     ]);
-    const body = await listRunners(adapter.url);
+    const body = await listRunners(adapter);
     expect(RunnersResponseSchema.parse(body).runners[0]).toMatchObject({
       runnerId: 'inst-a',
       advertisedCapacity: 4,
@@ -94,7 +94,7 @@ describe('adapter lifecycle against the Node simulator', () => {
       description: 'the session-reserved job',
       timeoutMs: 10_000,
     });
-    expect((await runnerView(adapter.url, 'inst-a'))?.sessions).toEqual([sessionId]);
+    expect((await runnerView(adapter, 'inst-a'))?.sessions).toEqual([sessionId]);
     expect(await stopSession(world.sim.publicUrl, 'inst-a', sessionId ?? '')).toBe(200);
     const releasedId = `session-released.inst-a.${sessionId}`;
     await waitFor(async () => (await jobs('session-released')).some((job) => job.id === releasedId), {
@@ -128,14 +128,14 @@ describe('adapter lifecycle against the Node simulator', () => {
       },
     );
     expect((await simCounts(world.sim.metricsUrl)).runners).toBe(0);
-    expect((await runnerView(adapter.url, 'inst-a'))?.state).toBe('withdrawn');
+    expect((await runnerView(adapter, 'inst-a'))?.state).toBe('withdrawn');
   });
 
   it('withdraws a busy instance by capping its capacity, then unregisters it when the session ends', async () => {
     await queues.instanceEvents.add('instance-ready', readyEvent('inst-b', { capacity: 3 }));
     await waitState('inst-b', 'registered');
     const { sessionId } = await reserveSession(world.sim.publicUrl, 'inst-b');
-    await waitFor(async () => (await runnerView(adapter.url, 'inst-b'))?.sessions.length === 1, {
+    await waitFor(async () => (await runnerView(adapter, 'inst-b'))?.sessions.length === 1, {
       description: 'the session to be known',
       timeoutMs: 10_000,
     });
@@ -145,11 +145,11 @@ describe('adapter lifecycle against the Node simulator', () => {
       reason: 'replace',
       immediate: false,
     });
-    await waitFor(async () => (await runnerView(adapter.url, 'inst-b'))?.advertisedCapacity === 1, {
+    await waitFor(async () => (await runnerView(adapter, 'inst-b'))?.advertisedCapacity === 1, {
       description: 'the capacity capped at 1',
       timeoutMs: 10_000,
     });
-    expect((await runnerView(adapter.url, 'inst-b'))?.state).toBe('capped');
+    expect((await runnerView(adapter, 'inst-b'))?.state).toBe('capped');
     expect(await discover(world.sim.publicUrl)).toEqual([]);
     expect((await reserveSession(world.sim.publicUrl, 'inst-b')).status).toBe(409);
     expect((await simCounts(world.sim.metricsUrl)).sessions).toBe(1);
@@ -210,7 +210,7 @@ describe('adapter lifecycle against the Node simulator', () => {
       app: 'echo',
       outcome: 'failed',
     });
-    await waitFor(async () => (await runnerView(adapter.url, 'inst-d')) === undefined, {
+    await waitFor(async () => (await runnerView(adapter, 'inst-d')) === undefined, {
       description: 'inst-d to disappear',
       timeoutMs: 10_000,
     });
@@ -218,14 +218,22 @@ describe('adapter lifecycle against the Node simulator', () => {
     const client = new Redis(redis.url);
     expect(await client.exists(`${prefix}-adapter:registration:inst-d`)).toBe(0);
     await client.quit();
-    expect((await fetch(`${adapter.url}/v1/runners/inst-d`)).status).toBe(404);
+    expect((await fetch(`${adapter.url}/v1/runners/inst-d`, { headers: adapter.headers })).status).toBe(404);
   });
 
   it('validates its inputs', async () => {
-    expect((await fetch(`${adapter.url}/v1/runners?state=bogus`)).status).toBe(400);
-    expect((await fetch(`${adapter.url}/v1/runners?unknown=1`)).status).toBe(400);
-    expect((await fetch(`${adapter.url}/v1/runners/Not_An_Instance`)).status).toBe(400);
-    const filtered = (await (await fetch(`${adapter.url}/v1/runners?state=withdrawn`)).json()) as {
+    expect((await fetch(`${adapter.url}/v1/runners?state=bogus`, { headers: adapter.headers })).status).toBe(
+      400,
+    );
+    expect((await fetch(`${adapter.url}/v1/runners?unknown=1`, { headers: adapter.headers })).status).toBe(
+      400,
+    );
+    expect(
+      (await fetch(`${adapter.url}/v1/runners/Not_An_Instance`, { headers: adapter.headers })).status,
+    ).toBe(400);
+    const filtered = (await (
+      await fetch(`${adapter.url}/v1/runners?state=withdrawn`, { headers: adapter.headers })
+    ).json()) as {
       runners: unknown[];
     };
     expect(filtered.runners).toHaveLength(3);

@@ -1,7 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { findFreePort, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import {
+  createTestAccess,
+  findFreePort,
+  startRedis,
+  uniquePrefix,
+  waitFor,
+  type RedisFixture,
+} from '@sandbox/testing';
 import { openQueues, readyEvent, type AdapterQueues } from './__fixtures__/adapter-harness';
 import { spawnAdapter, type AdapterProcess } from './__fixtures__/adapter-process';
 import { runnerView, startSimWorld, type SimWorld } from './__fixtures__/world';
@@ -12,6 +19,7 @@ let queues: AdapterQueues;
 let port: number;
 const running: AdapterProcess[] = [];
 const prefix = uniquePrefix('adapter-main');
+const access = createTestAccess();
 
 const env = (overrides: Record<string, string> = {}): Record<string, string> => ({
   PATH: process.env.PATH ?? '',
@@ -22,6 +30,7 @@ const env = (overrides: Record<string, string> = {}): Record<string, string> => 
   QUEUE_PREFIX: prefix,
   STATE_PREFIX: `${prefix}-adapter`,
   LOG_LEVEL: 'info',
+  ...access.env,
   ...overrides,
 });
 const start = (overrides?: Record<string, string>): AdapterProcess => {
@@ -34,7 +43,7 @@ const ready = () =>
     description: 'the adapter to be ready',
     timeoutMs: 30_000,
   });
-const api = `http://127.0.0.1:`;
+const api = () => ({ url: `http://127.0.0.1:${port}`, headers: access.headers('read') });
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -48,6 +57,7 @@ afterAll(async () => {
   await queues?.close();
   await world?.close();
   await redis?.stop();
+  access.cleanup();
 });
 
 describe('adapter process (main.ts)', () => {
@@ -55,7 +65,7 @@ describe('adapter process (main.ts)', () => {
     const first = start();
     await ready();
     await queues.instanceEvents.add('instance-ready', readyEvent('proc-1'));
-    await waitFor(async () => (await runnerView(`${api}${port}`, 'proc-1'))?.state === 'registered', {
+    await waitFor(async () => (await runnerView(api(), 'proc-1'))?.state === 'registered', {
       description: 'proc-1 registered',
       timeoutMs: 20_000,
     });
@@ -66,7 +76,7 @@ describe('adapter process (main.ts)', () => {
     const since = Date.now();
     await waitFor(
       async () => {
-        const view = await runnerView(`${api}${port}`, 'proc-1');
+        const view = await runnerView(api(), 'proc-1');
         return view?.state === 'registered' && view.lastBeat !== null && Date.parse(view.lastBeat.at) > since;
       },
       { description: 'heartbeats resumed', timeoutMs: 20_000 },

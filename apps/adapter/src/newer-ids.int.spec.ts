@@ -52,18 +52,18 @@ const sessionJob = (name: string, sessionId: string) =>
 describe("Node's newer ids and credentials", () => {
   it('registers, heartbeats with a 52-character credential and follows session_ ids through O2R and heartbeats', async () => {
     await queues.instanceEvents.add('instance-ready', readyEvent('ids-1', { capacity: 3 }));
-    await waitFor(async () => (await runnerView(adapter.url, 'ids-1'))?.o2r.connected === true, {
+    await waitFor(async () => (await runnerView(adapter, 'ids-1'))?.o2r.connected === true, {
       description: 'registered and on O2R',
       timeoutMs: 15_000,
     });
-    const { runnerId } = (await runnerView(adapter.url, 'ids-1')) ?? { runnerId: '' };
+    const { runnerId } = (await runnerView(adapter, 'ids-1')) ?? { runnerId: '' };
     const { sessionId = '' } = await reserveSession(world.sim.publicUrl, runnerId);
     expect(sessionId).toMatch(/^session_[a-z2-7]{16}$/u);
     expect((await sessionJob('session-reserved', sessionId)).data).toMatchObject({ runnerId, sessionId });
     // Several heartbeats later the credential still works and Node's list matches ours.
     const beats = world.proxy.registrations;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const view = await runnerView(adapter.url, 'ids-1');
+    const view = await runnerView(adapter, 'ids-1');
     expect(view).toMatchObject({ state: 'registered', sessions: [sessionId], lastError: null });
     expect(world.proxy.registrations).toBe(beats);
     expect(await stopSession(world.sim.publicUrl, runnerId, sessionId)).toBe(200);

@@ -26,7 +26,7 @@ const INSTANCES = ['node-r-1', 'node-r-2', 'node-r-3'];
 
 const jobs = async (name: string) => (await queues.sessionEvents()).filter((job) => job.name === name);
 const allRegisteredSince = async (since: number) => {
-  const { runners } = await listRunners(adapter.url);
+  const { runners } = await listRunners(adapter);
   return (
     runners.length === INSTANCES.length &&
     runners.every(
@@ -61,7 +61,7 @@ describe('Node restarts', () => {
   it('re-registers every runner with the same id after a crash, and releases the lost sessions', async () => {
     const { sessionId } = await reserveSession(world.sim.publicUrl, 'node-r-1');
     await waitFor(
-      async () => (await runnerView(adapter.url, 'node-r-1'))?.sessions.includes(sessionId ?? '') === true,
+      async () => (await runnerView(adapter, 'node-r-1'))?.sessions.includes(sessionId ?? '') === true,
       {
         description: 'the session to be known',
         timeoutMs: 10_000,
@@ -77,7 +77,7 @@ describe('Node restarts', () => {
     });
     expect(world.proxy.registrations - before).toBe(INSTANCES.length);
     expect((await simCounts(world.sim.metricsUrl)).runners).toBe(INSTANCES.length);
-    expect((await listRunners(adapter.url)).runners.map((view) => view.runnerId).sort()).toEqual(INSTANCES);
+    expect((await listRunners(adapter)).runners.map((view) => view.runnerId).sort()).toEqual(INSTANCES);
     const released = await waitFor(
       async () => (await jobs('session-released')).find((job) => job.data.sessionId === sessionId),
       {
@@ -117,7 +117,7 @@ describe('Node restarts', () => {
       timeoutMs: 20_000,
     });
     expect(world.proxy.registrations - before).toBe(INSTANCES.length);
-    expect((await runnerView(adapter.url, 'node-r-2'))?.sessions).toEqual([]);
+    expect((await runnerView(adapter, 'node-r-2'))?.sessions).toEqual([]);
     expect((await jobs('session-released')).map((job) => job.data.runnerId)).toContain('node-r-2');
   });
 });

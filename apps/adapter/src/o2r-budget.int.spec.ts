@@ -49,7 +49,7 @@ describe('O2R subscription budget', () => {
       description: 'one runner followed, one not',
       timeoutMs: 15_000,
     });
-    const unfollowed = (await listRunners(adapter.url)).runners.find(
+    const unfollowed = (await listRunners(adapter)).runners.find(
       (view) => view.state === 'registered' && !view.o2r.connected,
     );
     expect(unfollowed).toBeDefined();

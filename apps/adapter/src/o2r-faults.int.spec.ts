@@ -57,7 +57,7 @@ beforeAll(async () => {
     env: { O2R_KEEPALIVE_TIMEOUT_MS: String(KEEPALIVE_TIMEOUT_MS) },
   });
   await queues.instanceEvents.add('instance-ready', readyEvent('o2r-1', { capacity: 20 }));
-  await waitFor(async () => (await runnerView(adapter.url, 'o2r-1'))?.o2r.connected === true, {
+  await waitFor(async () => (await runnerView(adapter, 'o2r-1'))?.o2r.connected === true, {
     description: 'the O2R subscription',
     timeoutMs: 15_000,
   });
@@ -106,7 +106,7 @@ describe('O2R faults', () => {
       timeoutMs: 15_000,
     });
     for (const id of sessions) await reservedJob(id);
-    await waitFor(async () => (await runnerView(adapter.url, 'o2r-1'))?.sessions.length === sessions.length, {
+    await waitFor(async () => (await runnerView(adapter, 'o2r-1'))?.sessions.length === sessions.length, {
       description: 'every session known',
       timeoutMs: 15_000,
     });

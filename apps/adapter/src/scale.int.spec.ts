@@ -9,7 +9,7 @@ import {
   type AdapterQueues,
 } from './__fixtures__/adapter-harness';
 import { reserveSession, simCounts } from './__fixtures__/node-sim-process';
-import { listRunners, runnerView, startSimWorld, type SimWorld } from './__fixtures__/world';
+import { listRunners, runnerView, startSimWorld, type AdapterApi, type SimWorld } from './__fixtures__/world';
 
 let redis: RedisFixture;
 let world: SimWorld;
@@ -21,7 +21,7 @@ const ids = Array.from(
   (_, index) => `scale-${String(index).padStart(3, '0')}`,
 );
 
-const api = (): string => adapter?.url ?? '';
+const api = (): AdapterApi => adapter ?? { url: '', headers: {} };
 const registeredSince = async (since: number): Promise<number> =>
   (await listRunners(api())).runners.filter(
     (view) => view.state === 'registered' && view.lastBeat !== null && Date.parse(view.lastBeat.at) >= since,

@@ -130,7 +130,7 @@ export async function composeAdapter(
   ];
   steps.forEach(([phase, name, hook]) => runtime.shutdown.register(phase, name, hook));
   return {
-    app: createApp({ ...runtime, runners: manager }),
+    app: createApp({ ...runtime, access: context.access, runners: manager }),
     manager,
     afterListen: [{ name: 'job-workers', run: () => workers.forEach((worker) => void worker.worker.run()) }],
     readyFields: () => ({ nodeUrl: config.NODE_URL, registrations: manager.list().length }),

@@ -3,7 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
 import { createRedisConnection } from '@sandbox/queue';
-import { findFreePort, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import {
+  createTestAccess,
+  findFreePort,
+  startRedis,
+  uniquePrefix,
+  waitFor,
+  type RedisFixture,
+} from '@sandbox/testing';
 import { Worker } from 'bullmq';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +25,8 @@ const CALLS = 100;
 /** One call every 10 ms: 100 in one second, overlapping (each lasts 5-35 ms). */
 const CALL_EVERY_MS = 10;
 const prefix = uniquePrefix('adapter-burst');
+const access = createTestAccess();
+const api = () => ({ url: adapterUrl, headers: access.headers('read') });
 
 let redis: RedisFixture;
 let dir: string;
@@ -70,6 +79,7 @@ beforeAll(async () => {
     QUEUE_PREFIX: prefix,
     STATE_PREFIX: `${prefix}-adapter`,
     LOG_LEVEL: 'info',
+    ...access.env,
   });
   await waitFor(async () => (await fetch(`${adapterUrl}/readyz`).catch(() => undefined))?.status === 200, {
     description: 'the adapter to be ready',
@@ -81,7 +91,7 @@ beforeAll(async () => {
     readyEvent('burst-1', { capacity: CALLS, mode: 'single-shot', url: `http://127.0.0.1:${app.port}/` }),
   );
   await queues.close();
-  await waitFor(async () => (await runnerView(adapterUrl, 'burst-1'))?.o2r.connected === true, {
+  await waitFor(async () => (await runnerView(api(), 'burst-1'))?.o2r.connected === true, {
     description: 'the O2R subscription',
     timeoutMs: 20_000,
   });
@@ -93,6 +103,7 @@ afterAll(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   runnerApp?.kill('SIGKILL');
   await redis?.stop();
+  access.cleanup();
 });
 
 /** Consumes `session-events` one job at a time, as instance-manager counts them. */
@@ -144,7 +155,7 @@ const o2rPublished = async (): Promise<number> =>
 
 describe('session accounting under a burst', () => {
   it(`accounts exactly for ${CALLS} single-shot calls in one second`, async () => {
-    const { runnerId } = (await runnerView(adapterUrl, 'burst-1')) ?? { runnerId: '' };
+    const { runnerId } = (await runnerView(api(), 'burst-1')) ?? { runnerId: '' };
     const counter = countSessions();
     try {
       const calls: Array<Promise<number>> = [];
@@ -159,7 +170,7 @@ describe('session accounting under a burst', () => {
         async () =>
           counter.live.size === 0 &&
           counter.tally.events === (await o2rPublished()) + (await heartbeatPublished()) &&
-          (await runnerView(adapterUrl, 'burst-1'))?.sessions.length === 0,
+          (await runnerView(api(), 'burst-1'))?.sessions.length === 0,
         { description: 'every session counted as ended', timeoutMs: 20_000 },
       );
       const lost = await metricValue(adapterUrl, 'adapter_o2r_lost_segments_total');

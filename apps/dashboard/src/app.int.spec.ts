@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { ALL_QUEUES } from '@sandbox/protocol';
 import { createRedisConnection } from '@sandbox/queue';
-import { createHealth, createLogger, createMetrics } from '@sandbox/service-kit';
-import { startRedis, uniquePrefix, type RedisFixture } from '@sandbox/testing';
+import { accessPolicy, createHealth, createLogger, createMetrics } from '@sandbox/service-kit';
+import { createTestAccess, startRedis, uniquePrefix, type RedisFixture } from '@sandbox/testing';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
@@ -20,11 +20,23 @@ const logger = createLogger({
   destination: { write: (line: string) => void lines.push(line) },
 });
 
-function dashboard(writable: boolean) {
+const access = createTestAccess();
+
+function board(writable: boolean) {
   const health = createHealth({ logger });
   health.markReady();
-  return createApp({ logger, health, metrics: createMetrics({ svc: 'dashboard' }), queues, writable });
+  return createApp({
+    access: accessPolicy({ tokens: access.tokens, serviceName: 'dashboard', basicAuth: true }),
+    logger,
+    health,
+    metrics: createMetrics({ svc: 'dashboard' }),
+    queues,
+    writable,
+  });
 }
+
+/** The dashboard as an operator with the admin token uses it. */
+const dashboard = (writable: boolean) => request.agent(board(writable)).set(access.headers('admin'));
 
 const queueNamed = (name: string) => queues.find((queue) => queue.name === name) as Queue;
 
@@ -48,12 +60,13 @@ afterEach(async () => {
 afterAll(async () => {
   await connection.quit();
   await redis.stop();
+  access.cleanup();
 });
 
 describe('dashboard', () => {
   it('lists every queue the protocol defines', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
-    const response = await request(dashboard(false)).get('/queues/api/queues').expect(200);
+    const response = await dashboard(false).get('/queues/api/queues').expect(200);
     const names = (response.body as { queues: { name: string }[] }).queues.map((queue) => queue.name);
     expect(names.sort()).toEqual(ALL_QUEUES.map((queue) => queue.name).sort());
   });
@@ -65,13 +78,11 @@ describe('dashboard', () => {
       ticketHash: `0x${'ab'.repeat(32)}`,
       nested: { recipientRand: CANARY, list: [{ sessionToken: CANARY }] },
     });
-    const list = await request(dashboard(false))
+    const list = await dashboard(false)
       .get('/queues/api/queues')
       .query({ activeQueue: 'ticket-delivery', status: 'latest', page: 1, jobsPerPage: 10 })
       .expect(200);
-    const one = await request(dashboard(false))
-      .get(`/queues/api/queues/ticket-delivery/${job.id}`)
-      .expect(200);
+    const one = await dashboard(false).get(`/queues/api/queues/ticket-delivery/${job.id}`).expect(200);
     expect(JSON.stringify(list.body)).toContain('"recipientRand":"[redacted]"');
     expect(JSON.stringify(list.body)).toContain('ticketHash');
     for (const body of [list.text, one.text, lines.join('')]) expect(body).not.toContain(CANARY);
@@ -79,19 +90,17 @@ describe('dashboard', () => {
 
   it('is read-only unless started writable', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
-    const readOnly = await request(dashboard(false))
-      .put('/queues/api/queues/instance-events/pause')
-      .expect(403);
+    const readOnly = await dashboard(false).put('/queues/api/queues/instance-events/pause').expect(403);
     expect(readOnly.body.error.code).toBe('forbidden');
     expect(await queueNamed('instance-events').isPaused()).toBe(false);
-    await request(dashboard(false)).put('/queues/api/queues/pause').expect(403);
-    await request(dashboard(true)).put('/queues/api/queues/instance-events/pause').expect(200);
+    await dashboard(false).put('/queues/api/queues/pause').expect(403);
+    await dashboard(true).put('/queues/api/queues/instance-events/pause').expect(200);
     expect(await queueNamed('instance-events').isPaused()).toBe(true);
   });
 
   it('refuses adding or editing jobs even when writable, since no producer would validate them', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
-    await request(dashboard(true))
+    await dashboard(true)
       .post('/queues/api/queues/instance-events/add')
       .send({ name: 'instance-ready', data: {} })
       .expect(403);
@@ -100,12 +109,11 @@ describe('dashboard', () => {
 
   it('refuses the always-refused routes whatever their case or trailing slash', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
-    const app = dashboard(true);
     for (const path of [
       '/queues/api/queues/instance-events/ADD',
       '/queues/API/Queues/instance-events/add/',
     ]) {
-      await request(app).post(path).send({ name: 'instance-ready', data: {} }).expect(403);
+      await dashboard(true).post(path).send({ name: 'instance-ready', data: {} }).expect(403);
     }
     expect(await queueNamed('instance-events').count()).toBe(0);
   });
@@ -113,13 +121,12 @@ describe('dashboard', () => {
   it('refuses emptying, obliterating or cleaning a whole queue even when writable', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
     await queueNamed('instance-events').add('instance-ready', { kept: true });
-    const app = dashboard(true);
     for (const path of [
       '/queues/api/queues/instance-events/empty',
       '/queues/api/queues/instance-events/Obliterate',
       '/queues/api/queues/instance-events/clean/waiting',
     ]) {
-      const response = await request(app).put(path).expect(403);
+      const response = await dashboard(true).put(path).expect(403);
       expect(response.body.error.code).toBe('forbidden');
     }
     expect(await queueNamed('instance-events').count()).toBe(1);
@@ -127,9 +134,48 @@ describe('dashboard', () => {
 
   it('redirects the root to the board and reports readiness', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
-    await request(dashboard(false)).get('/').expect(302).expect('location', '/queues');
-    await request(dashboard(false)).get('/healthz').expect(200);
-    const page = await request(dashboard(false)).get('/queues').expect(200);
+    await dashboard(false).get('/').expect(302).expect('location', '/queues');
+    await dashboard(false).get('/healthz').expect(200);
+    const page = await dashboard(false).get('/queues').expect(200);
     expect(page.text).toContain('<html');
+  });
+});
+
+describe('dashboard access', () => {
+  const basic = (password: string) => `Basic ${Buffer.from(`operator:${password}`).toString('base64')}`;
+
+  it.each(['/queues', '/queues/api/queues', '/'])(
+    'GET %s: 401 (asking for basic auth) without or with a wrong token; open to read and admin',
+    async (path) => {
+      queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
+      for (const headers of [{}, access.headers('wrong'), { authorization: basic('wrong-password') }]) {
+        const refused = await request(board(false)).get(path).set(headers).expect(401);
+        expect(refused.body.error.code).toBe('unauthenticated');
+        expect(refused.headers['www-authenticate']).toContain('Basic realm="dashboard"');
+      }
+      for (const authorization of [access.tokens.read, access.tokens.admin].flatMap((t) => [
+        `Bearer ${t}`,
+        basic(t),
+      ]))
+        expect([200, 302]).toContain((await request(board(false)).get(path).set({ authorization })).status);
+    },
+  );
+
+  it('lets only the admin token change state, and only when writable', async () => {
+    queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
+    const pause = (writable: boolean, authorization?: string) =>
+      request(board(writable))
+        .put('/queues/api/queues/instance-events/pause')
+        .set(authorization === undefined ? {} : { authorization });
+    await pause(true).expect(401);
+    await pause(true, access.headers('wrong').authorization).expect(401);
+    expect((await pause(true, basic(access.tokens.read)).expect(403)).body.error.code).toBe('forbidden');
+    await pause(true, access.headers('read').authorization).expect(403);
+    await pause(false, access.headers('admin').authorization).expect(403);
+    expect(await queueNamed('instance-events').isPaused()).toBe(false);
+    await pause(true, basic(access.tokens.admin)).expect(200);
+    expect(await queueNamed('instance-events').isPaused()).toBe(true);
+    for (const secret of [access.tokens.admin, access.tokens.read])
+      expect(lines.join('')).not.toContain(secret);
   });
 });

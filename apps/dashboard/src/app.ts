@@ -1,6 +1,6 @@
 import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
 import type { Queue } from 'bullmq';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { BOARD_PATH, createBoardRouter } from './board';
 import { boardWriteGuard } from './write-guard';
 
@@ -8,6 +8,8 @@ export interface DashboardDeps {
   logger: ServiceLogger;
   health: Health;
   metrics: ServiceMetrics;
+  /** The access policy (bearer token or basic auth: read for GET, admin for changes). */
+  access: RequestHandler;
   /** One BullMQ queue per queue definition of the protocol. */
   queues: readonly Queue[];
   writable: boolean;
@@ -19,6 +21,7 @@ export function createApp(deps: DashboardDeps): Express {
     logger: deps.logger,
     health: deps.health,
     metrics: deps.metrics,
+    access: deps.access,
     configure: (app) => {
       app.get('/', (_request, response) => response.redirect(302, BOARD_PATH));
       app.use(BOARD_PATH, boardWriteGuard(deps.writable), createBoardRouter(deps));

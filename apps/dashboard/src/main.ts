@@ -6,5 +6,7 @@ await startService({
   name: 'dashboard',
   configSchema: DashboardConfigSchema,
   env: processEnv(),
+  // A browser opens the board: it asks for the token as a basic-auth password.
+  access: { basicAuth: true },
   compose: composeDashboard,
 });

@@ -5,7 +5,11 @@ import type { DashboardConfig } from './config';
 import { openProtocolQueues } from './queues';
 
 /** Builds the dashboard for `startService`: one producer connection, every protocol queue, the board. */
-export function composeDashboard({ config, runtime }: ServiceContext<DashboardConfig>): ServiceWiring {
+export function composeDashboard({
+  config,
+  runtime,
+  access,
+}: ServiceContext<DashboardConfig>): ServiceWiring {
   const redis = createRedisConnection(config.REDIS_URL, 'producer', { logger: runtime.logger });
   runtime.shutdown.register('redis', 'redis', () => redis.quit());
   const queues = openProtocolQueues(redis, config.QUEUE_PREFIX, runtime.logger);
@@ -16,7 +20,7 @@ export function composeDashboard({ config, runtime }: ServiceContext<DashboardCo
     timeoutMs: 1_000,
   });
   return {
-    app: createApp({ ...runtime, queues, writable: config.DASHBOARD_WRITABLE }),
+    app: createApp({ ...runtime, access, queues, writable: config.DASHBOARD_WRITABLE }),
     readyFields: () => ({ port: config.PORT, writable: config.DASHBOARD_WRITABLE }),
   };
 }

@@ -1,6 +1,6 @@
 import { createHttpApp } from '@sandbox/service-kit';
 import type { Health, ServiceLogger, ServiceMetrics } from '@sandbox/service-kit';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { AppsRouteDeps } from './routes/apps.routes';
 import { appsRouter } from './routes/apps.routes';
 import type { InstancesRouteDeps } from './routes/instances.routes';
@@ -12,6 +12,8 @@ export interface AppDeps extends AppsRouteDeps, InstancesRouteDeps {
   logger: ServiceLogger;
   health: Health;
   metrics: ServiceMetrics;
+  /** The management API's access policy (read: GET; admin: everything else). */
+  access: RequestHandler;
 }
 
 /** The instance-manager's HTTP API (never listens). */
@@ -21,6 +23,7 @@ export function createApp(deps: AppDeps): Express {
     health: deps.health,
     metrics: deps.metrics,
     bodyLimit: '1mb',
+    access: deps.access,
     configure: (app) => {
       app.use(openApiRouter());
       app.use(appsRouter(deps));

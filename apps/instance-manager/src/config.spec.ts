@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { InstanceManagerConfigSchema } from './config';
 
+const tokens = { ADMIN_TOKEN_FILE: '/run/secrets/admin-token', READ_TOKEN_FILE: '/run/secrets/read-token' };
+
 describe('InstanceManagerConfigSchema', () => {
   it('has working defaults for npm start (local driver, port 7101, Redis on 6390)', () => {
-    const config = InstanceManagerConfigSchema.parse({});
+    const config = InstanceManagerConfigSchema.parse(tokens);
     expect(config).toMatchObject({
       PORT: 7101,
       HOST: '127.0.0.1',
@@ -20,6 +22,7 @@ describe('InstanceManagerConfigSchema', () => {
 
   it('parses lists and label maps, and reports every bad variable', () => {
     const config = InstanceManagerConfigSchema.parse({
+      ...tokens,
       LOCAL_PROTECTED_PORTS: '1, 2,3',
       KUBE_ORCHESTRATOR_POD_LABELS: 'a=b,c=d',
       KUBE_CLUSTER_CIDRS: '10.0.0.0/8',
@@ -27,6 +30,7 @@ describe('InstanceManagerConfigSchema', () => {
     expect(config.LOCAL_PROTECTED_PORTS).toEqual([1, 2, 3]);
     expect(config.KUBE_ORCHESTRATOR_POD_LABELS).toEqual({ a: 'b', c: 'd' });
     const result = InstanceManagerConfigSchema.safeParse({
+      ...tokens,
       DRIVER: 'docker',
       LOCAL_PREFIX: 'TOO-LONG',
       LOCAL_PROTECTED_PORTS: '1,x',

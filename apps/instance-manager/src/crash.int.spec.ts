@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { INSTANCE_EVENTS_QUEUE } from '@sandbox/protocol';
 import { createRedisConnection } from '@sandbox/queue';
 import type { SandboxDriver } from '@sandbox/sandbox-local';
-import { findFreePort, startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
+import { createTestAccess, findFreePort, startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
 import type { RedisFixture } from '@sandbox/testing';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -39,6 +39,7 @@ let consumer: Worker;
 let manager: ManagerProcess | undefined;
 let env: Record<string, string>;
 let port = 0;
+const access = createTestAccess();
 let orphansBefore: string[] = [];
 const delivered: { name: string; instanceId: string }[] = [];
 
@@ -96,10 +97,12 @@ describeAsRoot(`crash safety of the instance-manager (${ROUNDS} kill -9 rounds, 
       RESYNC_INTERVAL_MS: '500',
       READY_TIMEOUT_MS: '30000',
       LOG_LEVEL: 'warn',
+      ...access.env,
     };
     ctx = {
       app: 'crash',
       managerUrl: () => `http://127.0.0.1:${port}`,
+      adminHeaders: access.headers('admin'),
       store,
       adapter,
       driver,
@@ -116,6 +119,7 @@ describeAsRoot(`crash safety of the instance-manager (${ROUNDS} kill -9 rounds, 
     await adapter.close();
     await connection.quit();
     await redis.stop();
+    access.cleanup();
   }, 120_000);
 
   it(
@@ -150,7 +154,7 @@ describeAsRoot(`crash safety of the instance-manager (${ROUNDS} kill -9 rounds, 
         }
       }
       // Tear down through the API and the adapter's answers, then check what is left.
-      await fetch(`${ctx.managerUrl()}/v1/apps/crash`, { method: 'DELETE' });
+      await fetch(`${ctx.managerUrl()}/v1/apps/crash`, { method: 'DELETE', headers: ctx.adminHeaders });
       await waitFor(
         async () => {
           for (const { record } of await store.listLive()) {
@@ -158,7 +162,9 @@ describeAsRoot(`crash safety of the instance-manager (${ROUNDS} kill -9 rounds, 
             if (record.state === 'taken' && record.takenBy) await adapter.release(record.id, record.takenBy);
             if (record.state === 'withdrawing') await adapter.withdrawn(record.id);
           }
-          return (await fetch(`${ctx.managerUrl()}/v1/apps/crash`)).status === 404;
+          return (
+            (await fetch(`${ctx.managerUrl()}/v1/apps/crash`, { headers: ctx.adminHeaders })).status === 404
+          );
         },
         { description: 'app removed', timeoutMs: 90_000, intervalMs: 1_000 },
       );

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { SandboxDriver } from '@sandbox/sandbox-local';
 import { startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
 import type { RedisFixture } from '@sandbox/testing';
-import request from 'supertest';
 import { createLocalRuntime } from './drivers/local-runtime';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
 import {
@@ -12,6 +11,7 @@ import {
   testLocalDriver,
 } from './test-support/local-host.fixture';
 import { adapterSide, startManager, testSettings } from './test-support/manager-harness.fixture';
+import type { ApiClient } from './test-support/manager-harness.fixture';
 import { wsRoundTrip } from './test-support/ws-client.fixture';
 
 // The whole service with the real local driver: gVisor instances of the example app on this host.
@@ -24,7 +24,7 @@ let image = '';
 let driver: SandboxDriver;
 let harness: Awaited<ReturnType<typeof startManager>>;
 let adapter: Awaited<ReturnType<typeof adapterSide>>;
-let api: ReturnType<typeof request>;
+let api: ApiClient;
 
 const states = async (app: string) =>
   (await harness.store.listLive(app))
@@ -55,7 +55,7 @@ describeAsRoot('instance-manager with gVisor instances (real Redis, real runsc)'
     const settings = testSettings(uniquePrefix('im'), uniquePrefix('q'), { resyncIntervalMs: 1_000 });
     adapter = await adapterSide(redis.url, settings.queuePrefix);
     harness = await startManager(redis.url, createLocalRuntime(driver), settings);
-    api = request(harness.manager.app);
+    api = harness.api;
   }, 180_000);
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { INSTANCE_EVENTS_QUEUE, SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
 import { createProducer, createWorker } from '@sandbox/queue';
 import type { TypedWorker } from '@sandbox/queue';
 import type { Health, ServiceLogger, ServiceMetrics } from '@sandbox/service-kit';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { createApp } from './app';
 import type { Clock } from './clock';
@@ -37,6 +37,8 @@ export interface ManagerDeps {
   logger: ServiceLogger;
   health: Health;
   metrics: ServiceMetrics;
+  /** The API's access policy. */
+  access: RequestHandler;
   /** `producer` connection: HTTP handlers and the instance-events producer fail fast on it. */
   producerRedis: Redis;
   /** `worker` connection: controllers and the session-events worker wait out Redis restarts on it. */
@@ -110,6 +112,7 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
     logger,
     health: deps.health,
     metrics: deps.metrics,
+    access: deps.access,
     apps: createAppStore({ redis: apiRedis, prefix }),
     store: createInstanceStore({ redis: apiRedis, prefix, retentionMs: settings.goneRetentionMs }),
     logs: createLogArchive({ redis: apiRedis, prefix, retentionMs: settings.goneRetentionMs }),

@@ -29,6 +29,7 @@ export function managerSettings(config: InstanceManagerConfig): ManagerSettings 
 export async function composeInstanceManager({
   config,
   runtime,
+  access,
 }: ServiceContext<InstanceManagerConfig>): Promise<ServiceWiring> {
   const { logger } = runtime;
   const redis = openRedisPair(config.REDIS_URL, runtime);
@@ -36,6 +37,7 @@ export async function composeInstanceManager({
   const driver = await createDriver(config, logger, systemClock, runtime.metrics.registry);
   const manager = createInstanceManager({
     ...runtime,
+    access,
     producerRedis: redis.producer,
     workerRedis: redis.worker,
     driver,

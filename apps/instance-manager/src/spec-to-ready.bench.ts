@@ -3,7 +3,6 @@
 // to the BullMQ timestamp of the new instance's `instance-ready` job. Run:
 //   node --import tsx apps/instance-manager/src/spec-to-ready.bench.ts
 import { startRedis, uniquePrefix } from '@sandbox/testing';
-import request from 'supertest';
 import { createLocalRuntime } from './drivers/local-runtime';
 import { percentile, printFigure } from './test-support/bench-figures.fixture';
 import { exampleAppSpec, exampleImage, testLocalDriver } from './test-support/local-host.fixture';
@@ -15,7 +14,7 @@ const driver = await testLocalDriver('imb', '10.216.3.0/24', [redis.port]);
 const settings = testSettings(uniquePrefix('im'), uniquePrefix('q'), { resyncIntervalMs: 5_000 });
 const adapter = await adapterSide(redis.url, settings.queuePrefix);
 const harness = await startManager(redis.url, createLocalRuntime(driver), settings);
-const api = request(harness.manager.app);
+const api = harness.api;
 
 async function readyEvents(): Promise<{ id: string; queuedAt: number }[]> {
   const jobs = await adapter.instanceEventJobs();

@@ -1,5 +1,5 @@
 import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
-import type { Express } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import type { Intake } from './intake/intake';
 import { intakeRouter } from './routes/intake.routes';
 import { ticketsRouter } from './routes/tickets.routes';
@@ -9,6 +9,8 @@ export interface HandoffAppDeps {
   logger: ServiceLogger;
   health: Health;
   metrics: ServiceMetrics;
+  /** The operator views' access policy; the intake is exempt ({@link isIntakeRequest}). */
+  access: RequestHandler;
   intake: Intake;
   /** The intake credential (`Authorization: Bearer <token>`). Secret. */
   intakeToken: string;
@@ -19,6 +21,10 @@ export interface HandoffAppDeps {
 /** A batch of 100 tickets is about 90 KB of JSON; leave room for formatting. */
 const BODY_LIMIT = '512kb';
 
+/** Node's ticket hand-off: authenticated by the intake credential, not by the management tokens. */
+export const isIntakeRequest = (req: Request): boolean =>
+  req.method === 'POST' && req.path === '/v1/winning-tickets';
+
 /** The handoff's express app: intake, operator views, and the common probes and metrics. */
 export function createApp(deps: HandoffAppDeps): Express {
   return createHttpApp({
@@ -26,6 +32,7 @@ export function createApp(deps: HandoffAppDeps): Express {
     health: deps.health,
     metrics: deps.metrics,
     bodyLimit: BODY_LIMIT,
+    access: deps.access,
     configure: (app) => {
       app.use(intakeRouter({ intake: deps.intake, token: deps.intakeToken }));
       app.use(ticketsRouter({ queries: deps.queries, now: deps.now }));

@@ -5,6 +5,8 @@ const required = {
   INTAKE_SECRET_FILE: '/run/secrets/intake',
   REDEEMER_SECRET_FILE: '/run/secrets/redeemer',
   REDEEMER_URL: 'https://redeemer.example',
+  ADMIN_TOKEN_FILE: '/run/secrets/admin-token',
+  READ_TOKEN_FILE: '/run/secrets/read-token',
 };
 
 describe('HandoffConfigSchema', () => {

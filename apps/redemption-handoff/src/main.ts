@@ -1,4 +1,5 @@
 import { startService } from '@sandbox/service-kit';
+import { isIntakeRequest } from './app';
 import { HandoffConfigSchema, processEnv } from './config';
 import { composeHandoff } from './service';
 
@@ -6,5 +7,6 @@ await startService({
   name: 'redemption-handoff',
   configSchema: HandoffConfigSchema,
   env: processEnv(),
+  access: { exempt: isIntakeRequest },
   compose: (context) => composeHandoff(context),
 });

@@ -10,6 +10,7 @@ import {
 } from '@sandbox/service-kit';
 import { createSignatureVerifier } from '@sandbox/tickets';
 import type { Queue } from 'bullmq';
+import type { RequestHandler } from 'express';
 import { createApp } from './app';
 import { ticketWindowsFor } from './chain/ticket-window';
 import type { HandoffConfig } from './config';
@@ -92,6 +93,7 @@ function buildApp(
     queue: Queue;
     metrics: HandoffMetrics;
     token: string;
+    access: RequestHandler;
     now: () => number;
   },
 ): RequestListener {
@@ -115,7 +117,14 @@ function buildApp(
     timeoutMs: 1_000,
   });
   runtime.health.addReadinessCheck('redis-durable', () => monitor.isDurable());
-  return createApp({ ...runtime, intake, intakeToken: deps.token, queries, now: deps.now });
+  return createApp({
+    ...runtime,
+    access: deps.access,
+    intake,
+    intakeToken: deps.token,
+    queries,
+    now: deps.now,
+  });
 }
 
 /**
@@ -159,6 +168,7 @@ export async function composeHandoff(
     queue: producer.queue,
     metrics,
     token: secrets.intakeToken,
+    access: context.access,
     now,
   });
   return {

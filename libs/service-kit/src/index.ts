@@ -22,3 +22,4 @@ export * from './lifecycle/service-runtime';
 export * from './http/bearer-auth';
 export * from './config/base-env';
 export * from './service/start-service';
+export * from './http/access';

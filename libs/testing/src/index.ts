@@ -4,3 +4,4 @@ export { uniquePrefix } from './unique-prefix';
 export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
 export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
+export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';

@@ -22,6 +22,11 @@ export interface StackContext {
  */
 export function stackMembers(config: StackConfig, context: StackContext): ProcessSpec[] {
   const redisUrl = `redis://127.0.0.1:${config.REDIS_PORT}`;
+  const { secrets } = context;
+  // Every service of ours: the management tokens, and the Redis password (from its file).
+  const ours = { ADMIN_TOKEN_FILE: secrets.adminToken, READ_TOKEN_FILE: secrets.readToken };
+  const redis = { REDIS_URL: redisUrl, REDIS_PASSWORD_FILE: secrets.redisPassword };
+  const tokensNote = ` (admin token file: ${secrets.adminToken}, read token file: ${secrets.readToken})`;
   const service = (name: string, entry: string, port: number, env: Record<string, string>): ProcessSpec => ({
     name,
     command: context.nodePath,
@@ -35,13 +40,15 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       ...env,
     },
     isReady: () => httpReady(`http://127.0.0.1:${port}/readyz`),
-    banner: `http://127.0.0.1:${port}/`,
+    banner: `http://127.0.0.1:${port}/${'ADMIN_TOKEN_FILE' in env ? tokensNote : ''}`,
   });
   return [
     {
       name: 'redis',
       command: 'redis-server',
       args: [
+        // The configuration file first (redis-server's rule): it holds `requirepass`.
+        secrets.redisConfig,
         ...['--port', String(config.REDIS_PORT), '--bind', '127.0.0.1', '--protected-mode', 'yes'],
         ...['--dir', join(context.dataDir, 'redis'), '--save', ''],
         ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
@@ -49,7 +56,7 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       ],
       cwd: context.root,
       env: context.baseEnv,
-      isReady: () => redisReady(config.REDIS_PORT),
+      isReady: () => redisReady(config.REDIS_PORT, secrets.redisPassword),
       banner: redisUrl,
     },
     service('redeemer-sim', 'tools/redeemer-sim/src/main.ts', config.REDEEMER_SIM_PORT, {
@@ -57,7 +64,8 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       REDEEMER_SECRET_FILE: context.secrets.redeemer,
     }),
     service('redemption-handoff', 'apps/redemption-handoff/src/main.ts', config.REDEMPTION_HANDOFF_PORT, {
-      REDIS_URL: redisUrl,
+      ...ours,
+      ...redis,
       INTAKE_SECRET_FILE: context.secrets.handoffIntake,
       REDEEMER_URL: `http://127.0.0.1:${config.REDEEMER_SIM_PORT}`,
       REDEEMER_SECRET_FILE: context.secrets.redeemer,
@@ -69,7 +77,8 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
     ...(context.isRoot
       ? [
           service('instance-manager', 'apps/instance-manager/src/main.ts', config.INSTANCE_MANAGER_PORT, {
-            REDIS_URL: redisUrl,
+            ...ours,
+            ...redis,
             LOCAL_SUBNET: config.INSTANCE_SUBNET,
             LOCAL_PREFIX: config.INSTANCE_PREFIX,
             LOCAL_PROTECTED_PORTS: stackPorts(config).join(','),
@@ -77,12 +86,14 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
         ]
       : []),
     service('adapter', 'apps/adapter/src/main.ts', config.ADAPTER_PORT, {
-      REDIS_URL: redisUrl,
+      ...ours,
+      ...redis,
       NODE_URL: `http://127.0.0.1:${config.NODE_SIM_PORT}`,
       BOOTSTRAP_SECRET_FILE: nodeSimBootstrapSecretPath(context.dataDir),
     }),
     service('dashboard', 'apps/dashboard/src/main.ts', config.DASHBOARD_PORT, {
-      REDIS_URL: redisUrl,
+      ...ours,
+      ...redis,
       DASHBOARD_WRITABLE: String(config.DASHBOARD_WRITABLE),
     }),
   ];

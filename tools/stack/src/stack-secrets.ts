@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Credentials the embedded stack's members share, each in its own owner-only file. */
@@ -8,6 +8,14 @@ export interface StackSecrets {
   handoffIntake: string;
   /** redemption-handoff → redeemer-sim. */
   redeemer: string;
+  /** The management APIs' `admin` token (every service of the stack accepts it). */
+  adminToken: string;
+  /** The management APIs' `read` token. */
+  readToken: string;
+  /** Redis's password, read by the services from this file. */
+  redisPassword: string;
+  /** Redis's configuration file holding `requirepass`, so the password is never on a command line. */
+  redisConfig: string;
 }
 
 /**
@@ -22,5 +30,15 @@ export function ensureStackSecrets(dataDir: string): StackSecrets {
     if (!existsSync(path)) writeFileSync(path, randomBytes(24).toString('hex'), { mode: 0o600, flag: 'wx' });
     return path;
   };
-  return { handoffIntake: file('handoff-intake'), redeemer: file('redeemer') };
+  const redisPassword = file('redis-password');
+  const redisConfig = join(folder, 'redis.conf');
+  writeFileSync(redisConfig, `requirepass ${readFileSync(redisPassword, 'utf8')}\n`, { mode: 0o600 });
+  return {
+    handoffIntake: file('handoff-intake'),
+    redeemer: file('redeemer'),
+    adminToken: file('admin-token'),
+    readToken: file('read-token'),
+    redisPassword,
+    redisConfig,
+  };
 }

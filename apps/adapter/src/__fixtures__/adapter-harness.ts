@@ -6,7 +6,14 @@ import {
   type InstanceReady,
 } from '@sandbox/protocol';
 import { createProducer, createRedisConnection, type Producer } from '@sandbox/queue';
-import { boundPort, createServiceRuntime, listen, type ServiceRuntime } from '@sandbox/service-kit';
+import {
+  accessPolicy,
+  boundPort,
+  createServiceRuntime,
+  listen,
+  type ServiceRuntime,
+} from '@sandbox/service-kit';
+import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
@@ -31,6 +38,8 @@ export interface AdapterHarness {
   readonly runtime: ServiceRuntime;
   /** `http://127.0.0.1:<port>` of its API. */
   readonly url: string;
+  /** Headers with the read token, for its API. */
+  readonly headers: Record<string, string>;
   /** Every log line so far. */
   logs(): string;
   stop(): Promise<void>;
@@ -47,6 +56,8 @@ export async function startAdapter(options: AdapterHarnessOptions): Promise<Adap
     PORT: '0',
     LOG_LEVEL: 'debug',
     NODE_ENV: 'test',
+    ADMIN_TOKEN_FILE: 'unused: the harness builds its access policy itself',
+    READ_TOKEN_FILE: 'unused: the harness builds its access policy itself',
     ...options.env,
   });
   const lines: string[] = [];
@@ -58,7 +69,11 @@ export async function startAdapter(options: AdapterHarnessOptions): Promise<Adap
     destination: { write: (line: string) => void lines.push(line) },
     exit: () => undefined,
   });
-  const service = await composeAdapter({ config, runtime }, { bootstrapReloadIntervalMs: 0 });
+  const tokens = { admin: `admin-${randomUUID()}`, read: `read-${randomUUID()}` };
+  const service = await composeAdapter(
+    { config, runtime, access: accessPolicy({ tokens, serviceName: 'adapter' }) },
+    { bootstrapReloadIntervalMs: 0 },
+  );
   const server: Server = await listen(service.app, { port: 0 });
   for (const hook of service.afterListen ?? []) await hook.run();
   runtime.health.markReady();
@@ -66,6 +81,7 @@ export async function startAdapter(options: AdapterHarnessOptions): Promise<Adap
     service,
     runtime,
     url: `http://127.0.0.1:${boundPort(server)}`,
+    headers: { authorization: `Bearer ${tokens.read}` },
     logs: () => lines.join(''),
     async stop() {
       runtime.health.markStopping();

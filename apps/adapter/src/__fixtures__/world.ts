@@ -50,16 +50,22 @@ export async function startSimWorld(
   };
 }
 
+/** Where an adapter's API is, and the headers (a read token) to call it with. */
+export interface AdapterApi {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+}
+
 /** `GET /v1/runners` of an adapter. */
-export async function listRunners(adapterUrl: string): Promise<RunnersResponse> {
-  const response = await fetch(`${adapterUrl}/v1/runners`);
+export async function listRunners(api: AdapterApi): Promise<RunnersResponse> {
+  const response = await fetch(`${api.url}/v1/runners`, { headers: api.headers });
   if (response.status !== 200) throw new Error(`GET /v1/runners answered ${response.status}`);
   return (await response.json()) as RunnersResponse;
 }
 
 /** One registration's view, or undefined. */
-export async function runnerView(adapterUrl: string, instanceId: string): Promise<RunnerView | undefined> {
-  return (await listRunners(adapterUrl)).runners.find((view) => view.instanceId === instanceId);
+export async function runnerView(api: AdapterApi, instanceId: string): Promise<RunnerView | undefined> {
+  return (await listRunners(api)).runners.find((view) => view.instanceId === instanceId);
 }
 
 /**

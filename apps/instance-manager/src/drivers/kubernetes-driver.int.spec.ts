@@ -16,7 +16,6 @@ import {
 import { createMemoryLogger, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
 import type { SandboxDriver } from '@sandbox/sandbox-local';
 import { pino } from 'pino';
-import request from 'supertest';
 import { systemClock } from '../clock';
 import { InstanceManagerConfigSchema } from '../config';
 import type { InstanceRecord } from '../store/instance-record';
@@ -27,6 +26,7 @@ import {
   testLocalDriver,
 } from '../test-support/local-host.fixture';
 import { adapterSide, startManager, testSettings } from '../test-support/manager-harness.fixture';
+import type { ApiClient } from '../test-support/manager-harness.fixture';
 import { connectKubernetesRuntime } from './kubernetes-connect';
 import { managedPods, podOfInstance, sameInstances, writeKubeconfigVia } from './kubernetes-driver.fixture';
 
@@ -53,7 +53,7 @@ let proxy: FreezableProxy;
 let runner: PodRunner;
 let manager: Awaited<ReturnType<typeof startManager>>;
 let adapter: Awaited<ReturnType<typeof adapterSide>>;
-let api: ReturnType<typeof request>;
+let api: ApiClient;
 let core: CoreV1Api;
 let hostDriver: SandboxDriver;
 
@@ -128,7 +128,7 @@ describeKube('instance-manager kubernetes driver against a real kube-apiserver',
     const settings = testSettings(uniquePrefix('imk'), uniquePrefix('q'), { readyTimeoutMs: 60_000 });
     adapter = await adapterSide(redis.url, settings.queuePrefix);
     manager = await startManager(redis.url, kube, settings);
-    api = request(manager.manager.app);
+    api = manager.api;
     await api
       .put(`/v1/apps/${APP}`)
       .send(exampleAppSpec(image, { kind: 'single-session', warmPool: 1, max: 2 }))

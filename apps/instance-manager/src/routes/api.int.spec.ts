@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRedisConnection } from '@sandbox/queue';
-import { createHealth, createMetrics } from '@sandbox/service-kit';
-import { startRedis, uniquePrefix } from '@sandbox/testing';
+import { accessPolicy, createHealth, createMetrics } from '@sandbox/service-kit';
+import { createTestAccess, startRedis, uniquePrefix } from '@sandbox/testing';
 import type { RedisFixture } from '@sandbox/testing';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -17,25 +17,28 @@ import { FakeHost } from '../test-support/fake-runtime.fixture';
 let redis: RedisFixture;
 let connection: Redis;
 const reconciled: string[] = [];
+const access = createTestAccess();
 
-function api() {
+function app() {
   const prefix = uniquePrefix('api');
   const health = createHealth();
   health.markReady();
-  return request(
-    createApp({
-      logger: pino({ level: 'silent' }),
-      health,
-      metrics: createMetrics({ svc: 'instance-manager', collectDefaults: false }),
-      apps: createAppStore({ redis: connection, prefix }),
-      store: createInstanceStore({ redis: connection, prefix, retentionMs: 60_000 }),
-      logs: createLogArchive({ redis: connection, prefix, retentionMs: 60_000 }),
-      driver: new FakeHost().driver(),
-      clock: systemClock,
-      reconcile: (app) => void reconciled.push(app),
-    }),
-  );
+  return createApp({
+    access: accessPolicy({ tokens: access.tokens, serviceName: 'instance-manager' }),
+    logger: pino({ level: 'silent' }),
+    health,
+    metrics: createMetrics({ svc: 'instance-manager', collectDefaults: false }),
+    apps: createAppStore({ redis: connection, prefix }),
+    store: createInstanceStore({ redis: connection, prefix, retentionMs: 60_000 }),
+    logs: createLogArchive({ redis: connection, prefix, retentionMs: 60_000 }),
+    driver: new FakeHost().driver(),
+    clock: systemClock,
+    reconcile: (name) => void reconciled.push(name),
+  });
 }
+
+/** The API with the admin token on every request. */
+const api = () => request.agent(app()).set(access.headers('admin'));
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -45,6 +48,58 @@ beforeAll(async () => {
 afterAll(async () => {
   connection.disconnect();
   await redis.stop();
+  access.cleanup();
+});
+
+describe('access to the instance-manager API', () => {
+  const routes: [method: 'get' | 'put' | 'delete', path: string, write: boolean][] = [
+    ['put', '/v1/apps/demo', true],
+    ['get', '/v1/apps', false],
+    ['get', '/v1/apps/demo', false],
+    ['delete', '/v1/apps/demo', true],
+    ['get', '/v1/instances', false],
+    ['get', '/v1/instances/i-1', false],
+    ['get', '/v1/instances/i-1/logs', false],
+    ['get', '/v1/openapi.json', false],
+  ];
+
+  it.each(routes)(
+    '%s %s: 401 without or with a wrong token, read only for reads, admin for all',
+    async (method, path, write) => {
+      const target = app();
+      const call = (headers: Record<string, string> = {}) =>
+        request(target)
+          [method](path)
+          .set(headers)
+          .send(method === 'put' ? singleSessionSpec(0, 1) : undefined);
+      for (const headers of [{}, access.headers('wrong'), { authorization: access.tokens.admin }]) {
+        const refused = await call(headers).expect(401);
+        expect(refused.body.error.code).toBe('unauthenticated');
+      }
+      const asReader = await call(access.headers('read'));
+      if (write) expect([asReader.status, asReader.body.error?.code]).toEqual([403, 'forbidden']);
+      else expect(asReader.status).not.toBe(401);
+      const asAdmin = await call(access.headers('admin'));
+      expect([401, 403]).not.toContain(asAdmin.status);
+    },
+  );
+
+  it('refuses a Host that is not its own (DNS rebinding), even with the admin token', async () => {
+    const refused = await request(app())
+      .get('/v1/apps')
+      .set({ ...access.headers('admin'), host: 'attacker.example:7101' })
+      .expect(421);
+    expect(refused.body.error.code).toBe('misdirected_request');
+    await request(app())
+      .get('/v1/apps')
+      .set({ ...access.headers('admin'), host: 'localhost:7101' })
+      .expect(200);
+    await request(app()).get('/readyz').set({ host: 'attacker.example' }).expect(200);
+  });
+
+  it('keeps the probes and metrics open', async () => {
+    for (const path of ['/healthz', '/readyz', '/metrics']) await request(app()).get(path).expect(200);
+  });
 });
 
 describe('the apps API', () => {

@@ -1,4 +1,3 @@
-import request from 'supertest';
 import type { ManagerSettings } from '../manager';
 import { FakeHost } from './fake-runtime.fixture';
 import { adapterSide, startManager, testSettings } from './manager-harness.fixture';
@@ -25,7 +24,7 @@ export function controllerTestbed(redisUrl: () => string, uniquePrefix: (label: 
       track(() => running.stop());
       const states = async (app: string) =>
         (await running.store.listLive(app)).map((entry) => entry.record.state).sort();
-      return { settings, host, adapter, running, api: request(running.manager.app), states };
+      return { settings, host, adapter, running, api: running.api, states };
     },
   };
 }

@@ -12,6 +12,8 @@ export type CrashAction = 'create' | 'take' | 'release';
 export interface CrashContext {
   app: string;
   managerUrl: () => string;
+  /** The admin token's `Authorization` header for the manager's API. */
+  adminHeaders: Record<string, string>;
   store: InstanceStore;
   adapter: Adapter;
   driver: SandboxDriver;
@@ -36,7 +38,7 @@ export async function act(ctx: CrashContext, action: CrashAction, creates: numbe
     // The pool size cycles 1, 2, 3, so every create round changes the spec (starts or cancels).
     await fetch(`${ctx.managerUrl()}/v1/apps/${ctx.app}`, {
       method: 'PUT',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...ctx.adminHeaders },
       body: JSON.stringify(ctx.spec(1 + (creates % 3))),
     });
     return;

@@ -1,15 +1,20 @@
 import { INSTANCE_EVENTS_QUEUE, SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
 import type { SessionEvent } from '@sandbox/protocol';
 import { createProducer, createRedisConnection } from '@sandbox/queue';
-import { createHealth, createMetrics } from '@sandbox/service-kit';
+import { accessPolicy, createHealth, createMetrics } from '@sandbox/service-kit';
+import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
+import request from 'supertest';
 import { systemClock } from '../clock';
 import type { RuntimeDriver } from '../drivers/runtime-driver';
 import type { InstanceManager, ManagerSettings } from '../manager';
 import { createInstanceManager } from '../manager';
 import { createInstanceStore } from '../store/instance-store';
+
+/** An API client of a test manager (supertest agent with default headers). */
+export type ApiClient = ReturnType<typeof request.agent>;
 
 /** Fast settings for tests. */
 export function testSettings(
@@ -44,7 +49,9 @@ export async function startManager(redisUrl: string, driver: RuntimeDriver, sett
   await Promise.all([waitReady(producerRedis), waitReady(workerRedis)]);
   const health = createHealth();
   const metrics = createMetrics({ svc: 'instance-manager', collectDefaults: false });
+  const tokens = { admin: `admin-${randomUUID()}`, read: `read-${randomUUID()}` };
   const manager: InstanceManager = createInstanceManager({
+    access: accessPolicy({ tokens, serviceName: 'instance-manager' }),
     logger,
     health,
     metrics,
@@ -58,6 +65,9 @@ export async function startManager(redisUrl: string, driver: RuntimeDriver, sett
   let stopped: Promise<void> | undefined;
   return {
     manager,
+    tokens,
+    /** The manager's API with the admin token on every request. */
+    api: request.agent(manager.app).set({ authorization: `Bearer ${tokens.admin}` }),
     store: createInstanceStore({
       redis: workerRedis,
       prefix: settings.keyPrefix,

@@ -1,4 +1,3 @@
-import request from 'supertest';
 import type { RuntimeDriver } from '../drivers/runtime-driver';
 import type { AppSpecInput } from '@sandbox/protocol';
 import { adapterSide, startManager, testSettings } from './manager-harness.fixture';
@@ -32,7 +31,7 @@ export async function measureReplacements(
   const live = () => harness.store.listLive('bench');
 
   try {
-    await request(harness.manager.app).put('/v1/apps/bench').send(spec).expect(201);
+    await harness.api.put('/v1/apps/bench').send(spec).expect(201);
     for (let sample = 0; sample < samples; sample += 1) {
       let ready: string | undefined;
       while (!ready) {

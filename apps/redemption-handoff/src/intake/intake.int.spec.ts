@@ -4,12 +4,12 @@ import {
   TicketListResponseSchema,
   WinningTicketIntakeResponseSchema,
 } from '@sandbox/protocol';
-import { createHealth, createLogger, createMetrics } from '@sandbox/service-kit';
+import { accessPolicy, createHealth, createLogger, createMetrics } from '@sandbox/service-kit';
 import { createSignatureVerifier } from '@sandbox/tickets';
-import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { createTestAccess, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
 import { pino } from 'pino';
 import request from 'supertest';
-import { createApp } from '../app';
+import { createApp, isIntakeRequest } from '../app';
 import { fixedTicketWindows } from '../chain/ticket-window';
 import { openRedisContext, type RedisContext } from '../__fixtures__/redis-context';
 import { makeTickets } from '../__fixtures__/tickets';
@@ -23,6 +23,10 @@ let redis: RedisFixture;
 let ctx: RedisContext;
 const lines: string[] = [];
 const make = makeTickets(21);
+const access = createTestAccess();
+/** A GET of an operator view with the read token. */
+const view = (app: ReturnType<typeof handoffApp>, path: string) =>
+  request(app).get(path).set(access.headers('read'));
 
 function handoffApp(context: RedisContext, isDurable: () => boolean = () => true) {
   const logger = createLogger({
@@ -49,6 +53,11 @@ function handoffApp(context: RedisContext, isDurable: () => boolean = () => true
   const health = createHealth({ logger });
   health.markReady();
   return createApp({
+    access: accessPolicy({
+      tokens: access.tokens,
+      serviceName: 'redemption-handoff',
+      exempt: isIntakeRequest,
+    }),
     logger,
     health,
     metrics,
@@ -72,6 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
   await redis.stop();
+  access.cleanup();
 });
 
 describe('POST /v1/winning-tickets', () => {
@@ -175,10 +185,10 @@ describe('operator views', () => {
     const app = handoffApp(ctx);
     const canary = make();
     await post(app, { tickets: [canary, { ...canary, winProb: '1' }] }).expect(200);
-    const list = await request(app).get('/v1/winning-tickets?state=received&limit=500').expect(200);
+    const list = await view(app, '/v1/winning-tickets?state=received&limit=500').expect(200);
     const parsed = TicketListResponseSchema.parse(list.body);
     expect(parsed.tickets.some((ticket) => ticket.ticketHash === canary.ticketHash)).toBe(true);
-    const liabilities = await request(app).get('/v1/liabilities').expect(200);
+    const liabilities = await view(app, '/v1/liabilities').expect(200);
     const metrics = await request(app).get('/metrics').expect(200);
     expect(metrics.text).toContain('handoff_intake_tickets_total{status="rejected",reason="hash_mismatch"');
     const jobs = await ctx.producerRedis.hgetall(ctx.producer.queue.toKey(canary.ticketHash));
@@ -189,9 +199,47 @@ describe('operator views', () => {
       lines.join(''),
       JSON.stringify(jobs),
     ].join('\n');
-    for (const secret of [canary.sig.slice(2), canary.recipientRand.slice(2), TOKEN]) {
+    for (const secret of [canary.sig.slice(2), canary.recipientRand.slice(2), TOKEN, access.tokens.read]) {
       expect(everything).not.toContain(secret);
     }
-    await request(app).get('/v1/winning-tickets?state=nope').expect(400);
+    await view(app, '/v1/winning-tickets?state=nope').expect(400);
+  });
+});
+
+describe('access to the operator views', () => {
+  it.each(['/v1/winning-tickets', '/v1/liabilities'])(
+    'GET %s: 401 without, with a wrong or with the intake token; 200 with the read or the admin token',
+    async (path) => {
+      const app = handoffApp(ctx);
+      for (const headers of [{}, access.headers('wrong'), { authorization: `Bearer ${TOKEN}` }]) {
+        const refused = await request(app).get(path).set(headers).expect(401);
+        expect(refused.body.error.code).toBe('unauthenticated');
+      }
+      await request(app).get(path).set(access.headers('read')).expect(200);
+      await request(app).get(path).set(access.headers('admin')).expect(200);
+    },
+  );
+
+  it('keeps the intake on its own credential: the management tokens do not open it', async () => {
+    const app = handoffApp(ctx);
+    for (const role of ['read', 'admin'] as const) {
+      await request(app)
+        .post('/v1/winning-tickets')
+        .set(access.headers(role))
+        .send({ tickets: [make()] })
+        .expect(401);
+    }
+    await post(app, { tickets: [make()] }).expect(200);
+  });
+
+  it('refuses a foreign Host on the views, and the read token on a write', async () => {
+    const app = handoffApp(ctx);
+    const misdirected = await request(app)
+      .get('/v1/liabilities')
+      .set({ ...access.headers('admin'), host: 'rebound.example' })
+      .expect(421);
+    expect(misdirected.body.error.code).toBe('misdirected_request');
+    await request(app).delete('/v1/liabilities').set(access.headers('read')).expect(403);
+    await request(app).get('/readyz').set({ host: 'rebound.example' }).expect(200);
   });
 });

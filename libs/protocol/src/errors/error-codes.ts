@@ -3,8 +3,12 @@ import { z } from 'zod';
 /** Error codes of our HTTP APIs and failed jobs. Persistent: clients match on them. */
 export const ErrorCode = {
   InvalidRequest: 'invalid_request',
-  Unauthorized: 'unauthorized',
+  /** 401: no credential, or not one this API knows. */
+  Unauthenticated: 'unauthenticated',
+  /** 403: a known credential whose role does not allow the call (a read token on a write). */
   Forbidden: 'forbidden',
+  /** 421: the `Host` header names none of the service's own names (DNS rebinding from a browser). */
+  MisdirectedRequest: 'misdirected_request',
   NotFound: 'not_found',
   Conflict: 'conflict',
   PayloadTooLarge: 'payload_too_large',

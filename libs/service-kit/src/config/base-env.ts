@@ -1,9 +1,30 @@
 import { z } from 'zod';
-import { durationMsField, hostField, listenPortField, logLevelField, nodeEnvField } from './env-fields';
+import {
+  durationMsField,
+  hostField,
+  listenPortField,
+  logLevelField,
+  nodeEnvField,
+  secretFilePathField,
+} from './env-fields';
 
 /** A `redis://` or `rediss://` URL; credentials may travel in it (the logger redacts URL credentials). */
 export function redisUrlField(fallback = 'redis://127.0.0.1:6390') {
   return z.url({ protocol: /^rediss?$/ }).default(fallback);
+}
+
+/** A comma-separated list of host names (`api.example.com,ops.example.com`). @defaultValue none */
+export function hostListField() {
+  return z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim().toLowerCase())
+        .filter((part) => part !== ''),
+    )
+    .pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, { message: 'must be host names' })));
 }
 
 /** Per-service defaults of {@link baseEnvSchema}. */
@@ -24,10 +45,13 @@ export interface BaseEnvDefaults {
  * (`baseEnvSchema({ port: 7105 }).extend({ ... })`):
  *
  * - `PORT` (0 lets the OS pick, for tests), `HOST` (`127.0.0.1`; `0.0.0.0` in a pod);
- * - `REDIS_URL`, `QUEUE_PREFIX` (BullMQ's key prefix, shared by every service; persistent);
+ * - `REDIS_URL` (with `REDIS_PASSWORD_FILE`, the password read from that file is put into it),
+ *   `QUEUE_PREFIX` (BullMQ's key prefix, shared by every service; persistent);
  * - `LOG_LEVEL`, `NODE_ENV` (`production` unless set; only `development` logs stacks);
  * - `SHUTDOWN_TIMEOUT_MS` (the hard limit of a shutdown; keep it below `terminationGracePeriodSeconds`);
- * - `DRAIN_DELAY_MS` (readiness off → this delay → listener closed; 0 in tests).
+ * - `DRAIN_DELAY_MS` (readiness off → this delay → listener closed; 0 in tests);
+ * - `ADMIN_TOKEN_FILE`, `READ_TOKEN_FILE` (required: the management API's bearer tokens, one per file)
+ *   and `ALLOWED_HOSTS` (comma-separated host names the API answers to besides its own and loopback).
  *
  * `startService` also checks that the drain delay is shorter than the shutdown timeout.
  */
@@ -36,12 +60,19 @@ export function baseEnvSchema(defaults: BaseEnvDefaults) {
     PORT: listenPortField(defaults.port),
     HOST: hostField(),
     REDIS_URL: redisUrlField(),
+    /** A file holding Redis's password (`requirepass`); `startService` puts it into `REDIS_URL`. Secret. */
+    REDIS_PASSWORD_FILE: secretFilePathField().optional(),
     /** BullMQ key prefix shared by every service. Persistent: changing it strands every job. */
     QUEUE_PREFIX: z.string().min(1).default('bull'),
     LOG_LEVEL: logLevelField(),
     NODE_ENV: nodeEnvField(),
     SHUTDOWN_TIMEOUT_MS: durationMsField(defaults.shutdownTimeoutMs ?? 20_000, 100),
     DRAIN_DELAY_MS: durationMsField(defaults.drainDelayMs ?? 5_000),
+    /** The management API's `admin` token (writes and reads). Secret file. */
+    ADMIN_TOKEN_FILE: secretFilePathField(),
+    /** The management API's `read` token (GET and HEAD only). Secret file. */
+    READ_TOKEN_FILE: secretFilePathField(),
+    ALLOWED_HOSTS: hostListField(),
   });
 }
 

@@ -33,11 +33,19 @@ export class InputError extends AppError {
   }
 }
 
-/** 401: missing or wrong credential. */
+/** 401 (HTTP's "Unauthorized"): missing or wrong credential; code `unauthenticated`. */
 export class UnauthorizedError extends AppError {
   override readonly name = 'UnauthorizedError';
   constructor(message = 'missing or invalid credential', options?: { cause?: unknown }) {
-    super(ErrorCode.Unauthorized, 401, message, options);
+    super(ErrorCode.Unauthenticated, 401, message, options);
+  }
+}
+
+/** 421: the request names a host this service does not answer to. */
+export class MisdirectedRequestError extends AppError {
+  override readonly name = 'MisdirectedRequestError';
+  constructor(message = 'this service does not answer to that host name', options?: { cause?: unknown }) {
+    super(ErrorCode.MisdirectedRequest, 421, message, options);
   }
 }
 

@@ -32,7 +32,7 @@ describe('bearer auth', () => {
       },
     });
     const refused = await request(app).get('/private').set('Authorization', 'Bearer wrong-one').expect(401);
-    expect(refused.body.error.code).toBe('unauthorized');
+    expect(refused.body.error.code).toBe('unauthenticated');
     expect(JSON.stringify(refused.body)).not.toContain('wrong-one');
     await request(app).get('/private').set('Authorization', 'Bearer abcdefgh').expect(200);
     expect(() => bearerAuth('')).toThrow();

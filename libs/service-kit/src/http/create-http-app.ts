@@ -1,6 +1,6 @@
 import { ErrorCode } from '@sandbox/protocol';
 import express from 'express';
-import type { Express, Request, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Health } from '../health/health';
 import type { ServiceLogger } from '../logging/logger';
@@ -19,6 +19,11 @@ export interface CreateHttpAppOptions {
   metrics: ServiceMetrics;
   /** Largest accepted JSON body (bytes or `'100kb'`); larger gets 413. @defaultValue `'100kb'` */
   bodyLimit?: number | string;
+  /**
+   * Guards every route but the probes (mounted after `/healthz`, `/readyz`, `/metrics` and before the
+   * body parser): the `access` of `startService`'s context. @defaultValue none (tests of routers)
+   */
+  access?: RequestHandler;
   /** Adds the service's routers; runs after the common middleware, before the 404 and error handlers. */
   configure?: (app: Express) => void;
   /** Generates request ids when the caller sent none (or an unusable one). @defaultValue `randomUUID` */
@@ -32,8 +37,8 @@ export interface CreateHttpAppOptions {
 
 /**
  * Builds a service's express 5 app (it never listens; see `listen`). In order: request ids, request
- * metrics, pino-http (redacting), `/healthz`, `/readyz`, `/metrics`, the JSON body parser with a
- * limit, the service's routes, a protocol 404 and the one error middleware.
+ * metrics, pino-http (redacting), `/healthz`, `/readyz`, `/metrics`, the access policy (when given),
+ * the JSON body parser with a limit, the service's routes, a protocol 404 and the one error middleware.
  */
 export function createHttpApp(options: CreateHttpAppOptions): Express {
   const { logger, health, metrics } = options;
@@ -66,6 +71,7 @@ export function createHttpApp(options: CreateHttpAppOptions): Express {
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.contentType).send(await metrics.render());
   });
+  if (options.access !== undefined) app.use(options.access);
   app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
   options.configure?.(app);
   app.use((req: Request, res: Response) => {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { waitFor } from '@sandbox/testing';
+import { createTestAccess, waitFor } from '@sandbox/testing';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixture, stopFixture } from '../__fixtures__/fixture-process';
@@ -9,6 +10,7 @@ import { LISTEN_MARKER } from '../__fixtures__/listen-spy';
 
 let fixture: FixtureProcess | undefined;
 let dir = '';
+const access = createTestAccess();
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'service-kit-int-'));
@@ -19,19 +21,39 @@ afterEach(async () => {
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
+  access.cleanup();
 });
 
 /** Starts the fixture and waits for its `listening` log line; returns the bound port. */
 async function startListening(
   env: Record<string, string>,
 ): Promise<{ fixture: FixtureProcess; port: number }> {
-  const started = startFixture({ FIXTURE_NAME: 'fixture', ...env });
+  const started = startFixture({ FIXTURE_NAME: 'fixture', ...access.env, ...env });
   fixture = started;
   const listening = await waitFor(() => started.records().find((record) => record['msg'] === 'listening'), {
     description: `the fixture to listen (stderr: ${started.stderr()})`,
     timeoutMs: 20_000,
   });
   return { fixture: started, port: Number(listening['port']) };
+}
+
+/** The status of `POST /release` sent with the given `Host` header. */
+function statusWithHost(port: number, host: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/release',
+      headers: { ...headers, host },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 async function get(port: number, path: string): Promise<Response> {
@@ -53,10 +75,12 @@ describe('a service process', () => {
     const report = JSON.parse(lines[0] ?? '') as { msg: string; issues: { path: string; message: string }[] };
     expect(report.msg).toBe('invalid configuration');
     expect(report.issues.map((issue) => issue.path).sort()).toEqual([
+      'ADMIN_TOKEN_FILE',
       'FIXTURE_NAME',
       'LOG_LEVEL',
       'NODE_ENV',
       'PORT',
+      'READ_TOKEN_FILE',
       'SHUTDOWN_TIMEOUT_MS',
     ]);
     expect(fixture.stderr() + fixture.stdout()).not.toContain(canary);
@@ -86,7 +110,7 @@ describe('a service process', () => {
     expect((await get(port, '/healthz')).status).toBe(200);
     const released = await fetch(`http://127.0.0.1:${port}/release`, {
       method: 'POST',
-      headers: { connection: 'close' },
+      headers: { connection: 'close', ...access.headers('admin') },
     });
     expect(released.status).toBe(200);
     expect(await started.exited).toBe(0);
@@ -138,5 +162,24 @@ describe('a service process', () => {
       ]),
     );
     expect(started.stdout() + started.stderr()).not.toContain(canary);
+  });
+
+  it('guards its API with the token files, leaves the probes open and never logs a token', async () => {
+    const { fixture: started, port } = await startListening({});
+    const call = (method: string, headers: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${port}/release`, { method, headers: { connection: 'close', ...headers } });
+    expect((await call('POST')).status).toBe(401);
+    expect((await call('POST', access.headers('wrong'))).status).toBe(401);
+    expect((await call('POST', access.headers('read'))).status).toBe(403);
+    expect((await call('GET', access.headers('read'))).status).toBe(404);
+    // fetch cannot set Host (a forbidden header), so this one goes through node:http.
+    expect(await statusWithHost(port, 'rebound.example', access.headers('admin'))).toBe(421);
+    expect(await statusWithHost(port, 'localhost', access.headers('admin'))).toBe(200);
+    for (const path of ['/healthz', '/metrics']) expect((await get(port, path)).status).toBe(200);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+    const output = started.stdout() + started.stderr();
+    expect(output).toContain('"statusCode":403');
+    for (const secret of [access.tokens.admin, access.tokens.read]) expect(output).not.toContain(secret);
   });
 });

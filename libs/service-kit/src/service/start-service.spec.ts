@@ -1,5 +1,9 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { createTestAccess } from '@sandbox/testing';
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { memoryDestination } from '../__fixtures__/test-doubles';
 import { baseEnvSchema } from '../config/base-env';
@@ -14,6 +18,9 @@ class Exited extends Error {
     super(`exit ${code}`);
   }
 }
+
+const access = createTestAccess();
+afterAll(() => access.cleanup());
 
 const Schema = baseEnvSchema({ port: 7199 }).extend({ FIXTURE_WORD: z.string().min(3) });
 
@@ -34,7 +41,7 @@ function harness(compose: ServiceDefinition<typeof Schema>['compose'], env: Reco
   const definition: ServiceDefinition<typeof Schema> = {
     name: 'fixture-svc',
     configSchema: Schema,
-    env: { PORT: '0', DRAIN_DELAY_MS: '0', LOG_LEVEL: 'debug', FIXTURE_WORD: 'word', ...env },
+    env: { PORT: '0', DRAIN_DELAY_MS: '0', LOG_LEVEL: 'debug', FIXTURE_WORD: 'word', ...access.env, ...env },
     compose,
     io,
     signals,
@@ -168,5 +175,27 @@ describe('startService', () => {
     const messages = out.records().map((record) => record['msg']);
     expect(messages).toContain('service failed to start');
     expect(messages).not.toContain('listening');
+  });
+
+  it('puts the password of REDIS_PASSWORD_FILE into REDIS_URL and keeps it out of the logs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'redis-password-'));
+    const password = 'redis-password-canary-5b2e7f';
+    writeFileSync(join(dir, 'redis-password'), `${password}\n`);
+    let seen = '';
+    const { definition, out, signals, exitedOnce } = harness(
+      ({ config, runtime }) => {
+        seen = config.REDIS_URL;
+        runtime.logger.info({ url: config.REDIS_URL, note: `password ${password}` }, 'redis configured');
+        return { app: createHttpApp(runtime) };
+      },
+      { REDIS_URL: 'redis://127.0.0.1:6390/0', REDIS_PASSWORD_FILE: join(dir, 'redis-password') },
+    );
+    await startService(definition);
+    expect(new URL(seen).password).toBe(password);
+    expect(out.text()).toContain('redis configured');
+    expect(out.text()).not.toContain(password);
+    signals.emit('SIGTERM');
+    expect(await exitedOnce).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

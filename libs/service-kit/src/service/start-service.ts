@@ -1,9 +1,15 @@
 import type { RequestListener, Server } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { DestinationStream } from 'pino';
 import type { z } from 'zod';
 import type { BaseEnv } from '../config/base-env';
 import { formatConfigFailure, loadConfig, processConfigIo } from '../config/load-config';
 import type { ConfigIo, Env } from '../config/load-config';
+import { readSecretFileText } from '../config/secret-file';
+import { accessPolicy, readAccessTokens } from '../http/access';
+import { bearerToken } from '../http/bearer-auth';
+import { MIN_SECRET_LENGTH } from '../logging/secret-scrubber';
+import type { AccessPolicyOptions } from '../http/access';
 import { createServiceRuntime, serveHttp } from '../lifecycle/service-runtime';
 import type { ServiceRuntime } from '../lifecycle/service-runtime';
 import { installSignalHandlers } from '../lifecycle/signals';
@@ -15,11 +21,19 @@ export interface StartHook {
   run(): unknown;
 }
 
-/** What `compose` receives: the parsed configuration and the process-wide runtime. */
+/** What `compose` receives: the parsed configuration, the process-wide runtime, the API's guard. */
 export interface ServiceContext<C extends BaseEnv> {
   config: C;
   runtime: ServiceRuntime;
+  /**
+   * The management API's access policy (`accessPolicy` over the token files, the service's name and
+   * `ALLOWED_HOSTS`): pass it to `createHttpApp({ access })`, which mounts it after the probes.
+   */
+  access: RequestHandler;
 }
+
+/** Per-service options of the access policy (the tokens, name and hosts come from the config). */
+export type ServiceAccessOptions = Pick<AccessPolicyOptions, 'basicAuth' | 'exempt'>;
 
 /** What a service's `compose` returns: its HTTP app and the steps that start it. */
 export interface ServiceWiring {
@@ -50,6 +64,8 @@ export interface ServiceDefinition<S extends z.ZodType<BaseEnv>> {
    * was built is closed even when a later part fails.
    */
   compose(context: ServiceContext<z.output<S>>): ServiceWiring | Promise<ServiceWiring>;
+  /** How the management API is guarded beyond the defaults (basic auth, exempt routes). */
+  access?: ServiceAccessOptions;
   /** Process seams for tests. @defaultValue the real process (stderr, `process.exit`, stdout, signals) */
   io?: ConfigIo;
   signals?: SignalSource;
@@ -70,7 +86,8 @@ export interface StartedService<C extends BaseEnv> {
  * 1. parses the environment once with `configSchema`; on any problem it writes every issue (never a
  *    value) as one JSON line to stderr and exits 1 before anything else exists, so no port opens;
  * 2. creates the runtime (logger, health, metrics, shutdown) and installs the signal handlers
- *    (SIGTERM/SIGINT → shutdown, once);
+ *    (SIGTERM/SIGINT → shutdown, once); reads the API's token files into the access policy
+ *    (`context.access`; a Redis password in `REDIS_URL` and the tokens are registered with the scrubber);
  * 3. runs `compose`, then the `start` hooks in order; listens on `HOST:PORT` (the listener closes in the
  *    `http` shutdown phase, `DRAIN_DELAY_MS` after readiness turned 503); runs the `afterListen` hooks;
  *    marks the service ready and logs `service ready`.
@@ -92,7 +109,8 @@ export async function startService<S extends z.ZodType<BaseEnv>>(
   });
   installSignalHandlers(definition.signals ?? process, runtime);
   try {
-    const wiring = await definition.compose({ config, runtime });
+    const access = serviceAccess(definition, config, runtime);
+    const wiring = await definition.compose({ config: withRedisPassword(config, runtime), runtime, access });
     await runHooks(runtime, wiring.start ?? []);
     const server = await serveHttp(runtime, wiring.app, {
       port: config.PORT,
@@ -127,6 +145,39 @@ export function parseServiceConfig<S extends z.ZodType<BaseEnv>>(
     return io.exit(1);
   }
   return config;
+}
+
+/**
+ * The configuration with the password of `REDIS_PASSWORD_FILE` (registered with the scrubber) in
+ * `REDIS_URL`, so every connection a service opens from its config authenticates.
+ */
+function withRedisPassword<C extends BaseEnv>(config: C, runtime: ServiceRuntime): C {
+  if (config.REDIS_PASSWORD_FILE === undefined) return config;
+  const password = bearerToken(readSecretFileText(config.REDIS_PASSWORD_FILE, { scrubber: runtime.secrets }));
+  const url = new URL(config.REDIS_URL);
+  url.password = password;
+  return { ...config, REDIS_URL: url.toString() };
+}
+
+/** Reads the token files and registers every secret of the base config with the log scrubber. */
+function serviceAccess<C extends BaseEnv>(
+  definition: { name: string; access?: ServiceAccessOptions },
+  config: C,
+  runtime: ServiceRuntime,
+): RequestHandler {
+  const redisPassword = decodeURIComponent(new URL(config.REDIS_URL).password);
+  // A password too short to scrub safely stays covered by the logger's URL-credential redaction.
+  if (redisPassword.length >= MIN_SECRET_LENGTH) runtime.secrets.register(redisPassword);
+  const tokens = readAccessTokens(
+    { adminTokenFile: config.ADMIN_TOKEN_FILE, readTokenFile: config.READ_TOKEN_FILE },
+    runtime.secrets,
+  );
+  return accessPolicy({
+    ...definition.access,
+    tokens,
+    serviceName: definition.name,
+    hosts: config.ALLOWED_HOSTS,
+  });
 }
 
 async function runHooks(runtime: ServiceRuntime, hooks: readonly StartHook[]): Promise<void> {

@@ -25,7 +25,7 @@ describe('crash safety', () => {
     expect(report.outcomes).toEqual({ redeemed: report.produced });
     for (const count of Object.values(report.rounds)) expect(count).toBeGreaterThan(0);
     // Exactly one terminal state per ticket on the handoff side too.
-    const states = await readTicketStates(stack.handoffUrl);
+    const states = await readTicketStates(stack);
     expect(states).toEqual({ redeemed: report.produced });
   }, 1_500_000);
 });

@@ -32,7 +32,7 @@ try {
     ticketsPerRound: tickets,
     log: (line) => process.stdout.write(`${line}\n`),
   });
-  const states = await readTicketStates(stack.handoffUrl);
+  const states = await readTicketStates(stack);
   const { lost, submittedTwice, undecided, unknown, ...summary } = report;
   process.stdout.write(
     `${JSON.stringify({ seed, seconds: Math.round((Date.now() - started) / 1000), ...summary, lost: lost.length, submittedTwice: submittedTwice.length, undecided: undecided.length, unknown: unknown.length, handoffStates: states }, null, 2)}\n`,

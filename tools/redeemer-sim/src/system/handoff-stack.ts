@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort, startRedis, type RedisFixture } from '@sandbox/testing';
+import { createTestAccess, findFreePort, startRedis, type RedisFixture } from '@sandbox/testing';
 import { spawnService, waitReady, type ServiceProcess } from './service-process';
 
 /** Options of {@link startHandoffStack}. */
@@ -23,6 +23,8 @@ export interface HandoffStack {
   readonly redeemerUrl: string;
   readonly intakeToken: string;
   readonly redeemerToken: string;
+  /** `Authorization` with the handoff's read token, for its operator views. */
+  readonly readHeaders: Record<string, string>;
   handoff(): ServiceProcess;
   redeemer(): ServiceProcess;
   /** Starts (or restarts after it stopped) the handoff and waits until it is ready; `env` adds to its environment. */
@@ -56,6 +58,7 @@ export async function startHandoffStack(options: HandoffStackOptions = {}): Prom
   writeFileSync(join(dir, 'intake-secret'), intakeToken, { mode: 0o600 });
   writeFileSync(join(dir, 'redeemer-secret'), redeemerToken, { mode: 0o600 });
   const redis = await startRedis();
+  const access = createTestAccess();
   const [handoffPort, redeemerPort] = [await findFreePort(), await findFreePort()];
   const handoffUrl = `http://127.0.0.1:${handoffPort}`;
   const redeemerUrl = `http://127.0.0.1:${redeemerPort}`;
@@ -71,6 +74,7 @@ export async function startHandoffStack(options: HandoffStackOptions = {}): Prom
       REDEEMER_URL: redeemerUrl,
       REDEEMER_SECRET_FILE: join(dir, 'redeemer-secret'),
       LOG_LEVEL: 'debug',
+      ...access.env,
       ...FAST_HANDOFF_ENV,
       ...options.handoffEnv,
       ...env,
@@ -102,6 +106,7 @@ export async function startHandoffStack(options: HandoffStackOptions = {}): Prom
     redeemerUrl,
     intakeToken,
     redeemerToken,
+    readHeaders: access.headers('read'),
     handoff: () => handoff as ServiceProcess,
     redeemer: () => redeemer as ServiceProcess,
     startHandoff,
@@ -111,6 +116,7 @@ export async function startHandoffStack(options: HandoffStackOptions = {}): Prom
       await Promise.all([handoff?.stop(), redeemer?.stop()]);
       await redis.stop();
       rmSync(dir, { recursive: true, force: true });
+      access.cleanup();
     },
   };
 }

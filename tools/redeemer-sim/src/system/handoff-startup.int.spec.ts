@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { findFreePort, startRedis, type RedisFixture } from '@sandbox/testing';
+import { createTestAccess, findFreePort, startRedis, type RedisFixture } from '@sandbox/testing';
 import { spawnService } from './service-process';
 
 let dir: string;
 let evicting: RedisFixture;
+const access = createTestAccess();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'handoff-startup-'));
@@ -17,6 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await evicting.stop();
   rmSync(dir, { recursive: true, force: true });
+  access.cleanup();
 });
 
 async function run(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -25,6 +27,7 @@ async function run(env: Record<string, string>): Promise<{ code: number | null; 
     INTAKE_SECRET_FILE: join(dir, 'intake'),
     REDEEMER_SECRET_FILE: join(dir, 'redeemer'),
     REDEEMER_URL: 'http://127.0.0.1:9',
+    ...access.env,
     REDIS_STARTUP_TIMEOUT_MS: '2000',
     ...env,
   });

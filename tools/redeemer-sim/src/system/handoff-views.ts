@@ -6,7 +6,7 @@ import { waitFor } from '@sandbox/testing';
  * after waiting for the outcomes it still has to poll. States with no ticket are left out.
  */
 export async function readTicketStates(
-  handoffUrl: string,
+  handoff: { handoffUrl: string; readHeaders: Record<string, string> },
   settleMs = 60_000,
 ): Promise<Record<string, number>> {
   const count = async (): Promise<Record<string, number>> => {
@@ -15,7 +15,8 @@ export async function readTicketStates(
       let cursor: string | undefined = '0';
       while (cursor !== undefined) {
         const response = await fetch(
-          `${handoffUrl}/v1/winning-tickets?state=${state}&limit=500&cursor=${cursor}`,
+          `${handoff.handoffUrl}/v1/winning-tickets?state=${state}&limit=500&cursor=${cursor}`,
+          { headers: handoff.readHeaders },
         );
         const page = TicketListResponseSchema.parse(await response.json());
         if (page.tickets.length > 0) counts[state] = (counts[state] ?? 0) + page.tickets.length;

@@ -62,7 +62,7 @@ describe('node-sim outbox → redemption-handoff → redeemer-sim', () => {
     const comparison = compareLedgers(produced, await readSimLedger(stack.redeemerUrl));
     expect(comparison).toMatchObject({ lost: [], unknown: [], submittedTwice: [], undecided: [] });
     expect(comparison.outcomes).toEqual({ redeemed: 1_000 });
-    expect(await readTicketStates(stack.handoffUrl)).toEqual({ redeemed: 1_000 });
+    expect(await readTicketStates(stack)).toEqual({ redeemed: 1_000 });
     expect(readdirSync(join(stack.dir, 'node-sim', 'data', 'outbox', 'rejected'))).toEqual([]);
   }, 600_000);
 });

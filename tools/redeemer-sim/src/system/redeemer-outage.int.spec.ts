@@ -67,7 +67,9 @@ describe('a redeemer outage of minutes', () => {
         await new Promise((resolve) => setTimeout(resolve, third));
         expect(client.pendingCount()).toBe(0);
         const during = await (
-          await fetch(`${stack.handoffUrl}/v1/winning-tickets?state=delivering&limit=500`)
+          await fetch(`${stack.handoffUrl}/v1/winning-tickets?state=delivering&limit=500`, {
+            headers: stack.readHeaders,
+          })
         ).json();
         expect((during as { tickets: { lastError?: string }[] }).tickets.length).toBeGreaterThan(0);
         await setFaults({ outage: 'none' });
@@ -88,7 +90,7 @@ describe('a redeemer outage of minutes', () => {
           submittedTwice: [],
           undecided: [],
         });
-        expect(await readTicketStates(stack.handoffUrl)).toEqual({ redeemed: 500 });
+        expect(await readTicketStates(stack)).toEqual({ redeemed: 500 });
         expect(await metric('handoff_oldest_undelivered_age_seconds')).toBe(0);
       } finally {
         await client.stop();

@@ -47,7 +47,11 @@ async function stateOf(ticket: WinningTicket): Promise<string | undefined> {
     'received',
   ]) {
     const page = TicketListResponseSchema.parse(
-      await (await fetch(`${stack.handoffUrl}/v1/winning-tickets?state=${state}&limit=500`)).json(),
+      await (
+        await fetch(`${stack.handoffUrl}/v1/winning-tickets?state=${state}&limit=500`, {
+          headers: stack.readHeaders,
+        })
+      ).json(),
     );
     if (page.tickets.some((item) => item.ticketHash === ticket.ticketHash)) return state;
   }
@@ -109,9 +113,13 @@ describe('bad tickets and every outcome', () => {
       timeoutMs: 30_000,
     });
 
-    const tickets = await (await fetch(`${stack.handoffUrl}/v1/winning-tickets?limit=500`)).text();
+    const tickets = await (
+      await fetch(`${stack.handoffUrl}/v1/winning-tickets?limit=500`, { headers: stack.readHeaders })
+    ).text();
     const metrics = await (await fetch(`${stack.handoffUrl}/metrics`)).text();
-    const liabilities = await (await fetch(`${stack.handoffUrl}/v1/liabilities`)).text();
+    const liabilities = await (
+      await fetch(`${stack.handoffUrl}/v1/liabilities`, { headers: stack.readHeaders })
+    ).text();
     const ledger = await (await fetch(`${stack.redeemerUrl}/sim/ledger`)).text();
     const jobs = await dumpJobs(stack.redis.url);
     const everything = [tickets, metrics, liabilities, ledger, jobs, stack.output()].join('\n');

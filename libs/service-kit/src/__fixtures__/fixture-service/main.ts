@@ -8,7 +8,7 @@ await startService({
   name: 'fixture',
   configSchema: FixtureConfigSchema,
   env: processEnv(),
-  compose: ({ config, runtime }) => {
+  compose: ({ config, runtime, access }) => {
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -19,6 +19,7 @@ await startService({
     if (config.FIXTURE_CANARY_FILE !== undefined) logCanary(runtime, config.FIXTURE_CANARY_FILE);
     const app = createHttpApp({
       ...runtime,
+      access,
       configure: (router) => {
         router.post('/release', (_req, res) => {
           release();
