@@ -31,8 +31,11 @@ describe('IMAGE_CATALOG', () => {
   });
 
   it('lists the secret files each image needs to start, by their config names', () => {
-    expect(IMAGE_CATALOG['adapter']?.start.secretFiles).toEqual(['BOOTSTRAP_SECRET_FILE']);
+    const tokens = ['ADMIN_TOKEN_FILE', 'READ_TOKEN_FILE'];
+    expect(IMAGE_CATALOG['adapter']?.start.secretFiles).toEqual([...tokens, 'BOOTSTRAP_SECRET_FILE']);
+    expect(IMAGE_CATALOG['dashboard']?.start.secretFiles).toEqual(tokens);
     expect(IMAGE_CATALOG['redemption-handoff']?.start.secretFiles).toEqual([
+      ...tokens,
       'INTAKE_SECRET_FILE',
       'REDEEMER_SECRET_FILE',
     ]);

@@ -33,8 +33,12 @@ export interface CatalogImage {
 
 const entry = (folder: 'apps' | 'tools', name: string) => join(ROOT, folder, name, 'src', 'main.ts');
 
-/** A service built on service-kit: Redis, `PORT`, and the secret files its config names. */
-function service(name: string, port: number, secretFiles: string[] = [], env = {}): CatalogImage {
+/** Secret files every service-kit service reads: its management API's two bearer tokens. */
+const API_TOKEN_FILES = ['ADMIN_TOKEN_FILE', 'READ_TOKEN_FILE'];
+
+/** A service built on service-kit: Redis, `PORT`, its API tokens and the secret files its config names. */
+function service(name: string, port: number, ownSecretFiles: string[] = [], env = {}): CatalogImage {
+  const secretFiles = [...API_TOKEN_FILES, ...ownSecretFiles];
   return { entryFile: entry('apps', name), port, start: { redis: true, secretFiles, env, portFrom: 'env' } };
 }
 

@@ -35,16 +35,18 @@ export interface StartCheckOptions {
 /** Writes one random canary secret per secret-file variable, readable by the image's user only. */
 async function secretMounts(dir: string, variables: readonly string[]) {
   const env: Record<string, string> = {};
+  const values: Record<string, string> = {};
   const mounts: string[] = [];
   for (const variable of variables) {
     const file = join(dir, variable.toLowerCase());
-    await writeFile(file, randomBytes(24).toString('hex'), { mode: 0o600 });
+    values[variable] = randomBytes(24).toString('hex');
+    await writeFile(file, values[variable], { mode: 0o600 });
     await runCommand('chown', ['65534:65534', file]);
     const inside = `/run/secrets/${variable.toLowerCase()}`;
     mounts.push(`--volume=${file}:${inside}:ro`);
     env[variable] = inside;
   }
-  return { env, mounts };
+  return { env, mounts, values };
 }
 
 function podmanArgs(options: StartCheckOptions, port: number, container: string, extra: string[]) {
@@ -99,8 +101,12 @@ export async function startCheck(options: StartCheckOptions): Promise<StartCheck
       throw new Error(`${String(error)}; last output:\n${logs.stdout}${logs.stderr}`);
     });
     const startupMs = Math.round(performance.now() - startedAt);
+    // The management API's paths need the read token (the one the check wrote for this start).
+    const read = secrets.values['READ_TOKEN_FILE'];
+    const headers: Record<string, string> = read ? { authorization: `Bearer ${read}` } : {};
     for (const path of start.paths ?? []) {
-      const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) });
+      const url = `http://127.0.0.1:${port}${path}`;
+      const response = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
       if (response.status !== 200)
         throw new Error(`${options.name}: GET ${path} answered ${response.status}`);
     }
