@@ -1,5 +1,5 @@
+import { startChildProcess } from '@sandbox/process';
 import { findFreePort, waitFor } from '@sandbox/testing';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,7 +41,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   const dataDir = await mkdtemp(join(tmpdir(), 'stack-e2e-'));
   const ports = {} as Record<PortVariable, number>;
   for (const name of PORT_VARIABLES) ports[name] = await findFreePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/stack/src/main.ts'], {
+  const child = startChildProcess(process.execPath, ['--import', 'tsx', 'tools/stack/src/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -50,20 +50,16 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       STACK_DATA_DIR: dataDir,
       ...extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const exit = child.exited.then((ended) => ended.code);
   const stop = (signal: NodeJS.Signals = 'SIGINT') => {
-    if (child.exitCode === null) child.kill(signal);
+    child.signal(signal);
     return exit;
   };
   const stack: StackProcess = {
     ports,
     dataDir,
-    output: () => output,
+    output: child.output,
     headers: async (role) => ({
       authorization: `Bearer ${await readFile(join(dataDir, 'secrets', `${role}-token`), 'utf8')}`,
     }),
@@ -73,11 +69,11 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-  await waitFor(() => output.includes('all members are ready') || child.exitCode !== null, {
+  await waitFor(() => child.output().includes('all members are ready') || !child.isRunning(), {
     timeoutMs: 120_000,
     description: 'stack ready',
   });
-  if (child.exitCode !== null) throw new Error(`the stack exited during start-up:\n${output}`);
+  if (!child.isRunning()) throw new Error(`the stack exited during start-up:\n${child.output()}`);
   return stack;
 }
 

@@ -135,7 +135,7 @@ try {
   const registerSeconds = (now() - enqueued) / 1_000;
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
 
-  const pid = adapter.child.pid ?? 0;
+  const pid = adapter.pid ?? 0;
   recording = true;
   const cpuStart = cpuSeconds(pid);
   const wallStart = now();

@@ -2,10 +2,10 @@
 // instance started the way the instance-manager starts it, against the same bundle run natively, for
 // the runtime `auto` chooses (systrap when built) and for Debian's runsc (ptrace). Root. Run:
 //   node --import tsx apps/instance-manager/src/example-throughput.bench.ts
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startChildProcess } from '@sandbox/process';
 import { AppSpecSchema } from '@sandbox/protocol';
 import {
   EXAMPLE_APP,
@@ -32,15 +32,15 @@ async function nativeRps(): Promise<number> {
   const file = join(dir, 'main.mjs');
   await writeFile(file, await bundleNodeApp(ENTRY));
   const port = await findFreePort();
-  const child = spawn(process.execPath, [file], {
+  const child = startChildProcess(process.execPath, [file], {
     env: { PORT: String(port), HOST: '127.0.0.1' },
-    stdio: 'ignore',
+    keepChars: 0,
   });
   try {
     await waitForReady({ address: '127.0.0.1', port }, HEALTH, { clock: systemClock });
     return await measureRequestsPerSecond('127.0.0.1', port, '/echo', LOAD);
   } finally {
-    child.kill('SIGTERM');
+    await child.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

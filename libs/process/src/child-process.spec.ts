@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { startChildProcess } from './child-process';
+import { waitUntilReady } from './readiness';
 
 const node = (script: string, env: Record<string, string> = {}) =>
   startChildProcess(process.execPath, ['-e', script], { env });
@@ -65,6 +66,51 @@ describe('startChildProcess', () => {
     const child = node('setInterval(() => {}, 1000); console.log("up")');
     await waitForLine(child.stdout, 'up');
     expect(await child.kill()).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('waitForLine resolves a line printed before or after the call, and rejects when the child exits first', async () => {
+    const child = node(
+      'console.log("early"); setTimeout(() => console.log("late"), 100); setTimeout(() => {}, 300)',
+    );
+    expect(await child.waitForLine(() => true, 5_000)).toBe('early');
+    expect(await child.waitForLine((line) => line === 'late', 5_000)).toBe('late');
+    expect(await child.waitForLine((line) => line === 'early', 5_000)).toBe('early');
+    await expect(child.waitForLine((line) => line === 'never', 5_000)).rejects.toThrow(
+      /exited \(exit code 0\) before a matching line:\nearly\nlate/,
+    );
+  });
+});
+
+describe('waitUntilReady', () => {
+  it('resolves once the probe passes', async () => {
+    const child = node('setInterval(() => {}, 1000)');
+    let polls = 0;
+    await waitUntilReady(child, async () => ++polls === 3, {
+      description: 'three polls',
+      timeoutMs: 5_000,
+      intervalMs: 10,
+    });
+    expect(polls).toBe(3);
+    await child.kill();
+  });
+
+  it('fails at once, saying how and with the output, when the child exits first', async () => {
+    const child = node('console.error("boom"); process.exit(4)');
+    await expect(
+      waitUntilReady(child, async () => false, {
+        description: 'x to be ready',
+        timeoutMs: 30_000,
+        intervalMs: 10,
+      }),
+    ).rejects.toThrow('gave up waiting for x to be ready: it exited (exit code 4):\nboom');
+  });
+
+  it('fails after the timeout while the child runs', async () => {
+    const child = node('setInterval(() => {}, 1000)');
+    await expect(
+      waitUntilReady(child, async () => false, { description: 'y', timeoutMs: 50, intervalMs: 10 }),
+    ).rejects.toThrow('gave up waiting for y after 50 ms');
+    await child.kill();
   });
 });
 

@@ -1,9 +1,9 @@
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { execa } from 'execa';
+import type { ChildExit } from './exit';
+import { createOutputLog, readLines, type OutputStream } from './output-log';
 
-/** Which of a child's output streams a line came from. */
-export type OutputStream = 'stdout' | 'stderr';
+export { describeExit, type ChildExit } from './exit';
+export type { OutputStream } from './output-log';
 
 /** Options of {@link startChildProcess}. */
 export interface ChildProcessOptions {
@@ -14,13 +14,6 @@ export interface ChildProcessOptions {
   onLine?: (line: string, stream: OutputStream) => void;
   /** How many characters of output the handle keeps (the newest; 0 keeps none). @defaultValue 1_000_000 */
   keepChars?: number;
-}
-
-/** How a child ended. `error` is set when it could not be started at all (e.g. no such executable). */
-export interface ChildExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  error?: string;
 }
 
 /** A running child process, in its own process group. */
@@ -39,6 +32,11 @@ export interface ChildProcessHandle {
   stop(graceMs?: number): Promise<ChildExit>;
   /** SIGKILL to the whole process group at once, as a crash (or the OOM killer) would. */
   kill(): Promise<ChildExit>;
+  /**
+   * Resolves the first stdout line (printed so far or later) that `match` accepts; rejects, with the
+   * output's tail, if the child exits first or after `timeoutMs`.
+   */
+  waitForLine(match: (line: string) => boolean, timeoutMs: number): Promise<string>;
 }
 
 const DEFAULT_KEEP_CHARS = 1_000_000;
@@ -64,7 +62,7 @@ export function startChildProcess(
     killDescendants: true,
     forceKillAfterDelay: false,
   });
-  const kept = keepOutput(options.keepChars ?? DEFAULT_KEEP_CHARS);
+  const kept = createOutputLog(options.keepChars ?? DEFAULT_KEEP_CHARS);
   const onLine = (line: string, stream: OutputStream) => {
     kept.add(line, stream);
     options.onLine?.(line, stream);
@@ -116,36 +114,6 @@ export function startChildProcess(
     signal,
     stop,
     kill,
-  };
-}
-
-function readLines(
-  stream: Readable | null,
-  name: OutputStream,
-  onLine: (line: string, stream: OutputStream) => void,
-) {
-  if (!stream) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    createInterface({ input: stream, crlfDelay: Infinity })
-      .on('line', (line) => onLine(line, name))
-      .on('close', resolve);
-  });
-}
-
-/** The newest `limit` characters of each stream and of both together. */
-function keepOutput(limit: number) {
-  const text = { all: '', stdout: '', stderr: '' };
-  const append = (current: string, line: string) => {
-    if (limit <= 0) return '';
-    const next = `${current}${line}\n`;
-    return next.length > limit ? next.slice(-limit) : next;
-  };
-  return {
-    add(line: string, stream: OutputStream) {
-      text.all = append(text.all, line);
-      text[stream] = append(text[stream], line);
-    },
-    all: () => text.all,
-    of: (stream: OutputStream) => text[stream],
+    waitForLine: (match, timeoutMs) => kept.waitForLine(match, timeoutMs, exited),
   };
 }

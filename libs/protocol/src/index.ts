@@ -12,3 +12,4 @@ export * from './adapter';
 export * from './network/non-public-ranges';
 export * from './redemption';
 export * from './network/runner-grants';
+export * from './drain';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parentEnv, startTsProcess } from '@sandbox/testing';
 import { systemClock } from './clock';
 import { runCommand } from './command-runner';
 import type { SandboxDriver } from './local-driver';
@@ -28,16 +28,10 @@ async function removeEverything(driver: SandboxDriver): Promise<number> {
 
 /** Runs the endless starter in its own process group and kills the group with SIGKILL after `ms`. */
 async function crashWhileStarting(ms: number): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', STARTER, PREFIX, SUBNET, image], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const ids: string[] = [];
-  child.stdout.on('data', (chunk: Buffer) => ids.push(...chunk.toString().split('\n').filter(Boolean)));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const child = startTsProcess(STARTER, [PREFIX, SUBNET, image], { env: parentEnv() });
   await systemClock.sleep(ms);
-  if (child.pid) process.kill(-child.pid, 'SIGKILL');
-  await exited;
+  await child.kill();
+  const ids = child.stdout().split('\n').filter(Boolean);
   return ids;
 }
 

@@ -2,9 +2,8 @@
 // the same bundle run natively. Needs root. Run:
 //   node --import tsx libs/sandbox-local/src/sandbox.bench.ts [runsc-path [runsc-flag...]]
 // e.g. `... sandbox.bench.ts ~/.cache/sandbox-runtime/runsc/<version>/runsc platform=systrap`.
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from './clock';
@@ -52,11 +51,11 @@ async function startLatencies(image: string): Promise<{ call: number[]; ready: n
   return { call, ready };
 }
 
-async function startNative(bundleFile: string): Promise<{ child: ChildProcess; readyMs: number }> {
+async function startNative(bundleFile: string): Promise<{ child: ChildProcessHandle; readyMs: number }> {
   const t0 = systemClock.now();
-  const child = spawn(process.execPath, [bundleFile], {
+  const child = startChildProcess(process.execPath, [bundleFile], {
     env: { PORT: String(NATIVE_PORT), HOST: '127.0.0.1' },
-    stdio: 'ignore',
+    keepChars: 0,
   });
   await waitForReady({ address: '127.0.0.1', port: NATIVE_PORT }, HEALTH, {
     clock: systemClock,
@@ -82,7 +81,7 @@ async function main(): Promise<void> {
     print('native_start_to_ready', native.readyMs, 'ms');
     nativeRps = await measureRequestsPerSecond('127.0.0.1', NATIVE_PORT, '/echo', LOAD);
   } finally {
-    native.child.kill('SIGTERM');
+    await native.child.stop();
     await rm(workDir, { recursive: true, force: true });
   }
 

@@ -4,4 +4,6 @@ export { uniquePrefix } from './unique-prefix';
 export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
 export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
+export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-process';
+export { parentEnv } from './config';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';

@@ -1,27 +1,27 @@
 // Runs every benchmark of the repository, one process each, and prints their `name: value unit` lines.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { parentEnv, startTsProcess } from '@sandbox/testing';
 import { findBenches, parseFigure } from './find-benches';
 
 const root = process.cwd();
 const filter = process.argv[2];
 
 async function runBench(file: string): Promise<{ code: number; figures: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
   let figures = 0;
-  for await (const line of createInterface({ input: child.stdout })) {
-    if (parseFigure(line)) {
-      figures += 1;
-      process.stdout.write(`${line}\n`);
-    } else {
-      process.stderr.write(`  ${line}\n`);
-    }
-  }
-  const code = await new Promise<number>((resolve) => child.on('close', (status) => resolve(status ?? 1)));
-  return { code, figures };
+  const child = startTsProcess(file, [], {
+    cwd: root,
+    env: parentEnv(),
+    keepChars: 0,
+    onLine: (line, stream) => {
+      if (stream === 'stdout' && parseFigure(line)) {
+        figures += 1;
+        process.stdout.write(`${line}\n`);
+      } else {
+        process.stderr.write(stream === 'stdout' ? `  ${line}\n` : `${line}\n`);
+      }
+    },
+  });
+  const exit = await child.exited;
+  return { code: exit.code ?? 1, figures };
 }
 
 const benches = (await findBenches(root)).filter((file) => !filter || file.includes(filter));

@@ -1,4 +1,4 @@
-import { startChildProcess, type ChildExit } from '@sandbox/process';
+import { startChildProcess, waitUntilReady, type ChildExit } from '@sandbox/process';
 
 /** One member of the stack: a long-running child process with a readiness check. */
 export interface ProcessSpec {
@@ -29,13 +29,6 @@ export interface ManagedProcess {
 }
 
 const READY_POLL_MS = 200;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** How a run ended, in words: `exit code 1`, `signal SIGKILL`, or why it could not start. */
-export function describeExit(exit: ChildExit): string {
-  if (exit.error !== undefined) return `could not start: ${exit.error}`;
-  return exit.signal === null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
-}
 
 /** Starts one run of a member, passing its output lines to `sink`. */
 export function startProcess(spec: ProcessSpec, sink: LineSink): ManagedProcess {
@@ -46,17 +39,12 @@ export function startProcess(spec: ProcessSpec, sink: LineSink): ManagedProcess 
     keepChars: 0,
   });
 
-  async function waitReady(): Promise<void> {
-    const deadline = Date.now() + (spec.readyTimeoutMs ?? 30_000);
-    while (child.isRunning() && Date.now() < deadline) {
-      if (await spec.isReady().catch(() => false)) return;
-      await sleep(READY_POLL_MS);
-    }
-    if (!child.isRunning()) {
-      throw new Error(`${spec.name} exited before it was ready (${describeExit(await child.exited)})`);
-    }
-    throw new Error(`${spec.name} was not ready in time`);
-  }
+  const waitReady = () =>
+    waitUntilReady(child, spec.isReady, {
+      description: `${spec.name} to be ready`,
+      timeoutMs: spec.readyTimeoutMs ?? 30_000,
+      intervalMs: READY_POLL_MS,
+    });
 
   async function stop(graceMs: number): Promise<void> {
     if (!child.isRunning()) return;

@@ -96,7 +96,9 @@ describe('runStack', () => {
     const first = await fakeMember('first', dir);
     const run = runStack([first, failingMember('broken', dir)], options());
     expect(await run).toBe(1);
-    expect(out.text()).toContain('start-up failed: broken exited before it was ready (exit code 2)');
+    expect(out.text()).toContain(
+      'start-up failed: gave up waiting for broken to be ready: it exited (exit code 2)',
+    );
     expect(readFileSync(join(dir, 'stops'), 'utf8')).toBe('first\n');
     expect(await refuses(first.url)).toBe(true);
   });

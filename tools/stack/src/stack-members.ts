@@ -91,6 +91,17 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       NODE_URL: `http://127.0.0.1:${config.NODE_SIM_PORT}`,
       BOOTSTRAP_SECRET_FILE: nodeSimBootstrapSecretPath(context.dataDir),
     }),
+    service('drain-controller', 'apps/drain-controller/src/main.ts', config.DRAIN_CONTROLLER_PORT, {
+      REDIS_URL: redisUrl,
+      ADAPTER_URL: `http://127.0.0.1:${config.ADAPTER_PORT}`,
+      // Really replaces the simulator: its supervisor starts a new process, as a Node restart would.
+      REPLACE_COMMAND: [
+        `'${context.nodePath}' --import tsx`,
+        `'${join(context.root, 'tools/stack/src/restartable/request-restart.ts')}'`,
+        `'${nodeSimSupervisorDir(context.dataDir)}' "$DRAIN_ID" 60000`,
+      ].join(' '),
+      NODE_READY_URL: `http://127.0.0.1:${config.NODE_SIM_METRICS_PORT}/readyz`,
+    }),
     service('dashboard', 'apps/dashboard/src/main.ts', config.DASHBOARD_PORT, {
       ...ours,
       ...redis,
@@ -104,14 +115,28 @@ export function nodeSimBootstrapSecretPath(dataDir: string): string {
   return join(dataDir, 'node-sim', 'bootstrap-secret');
 }
 
-/** The Node simulator, standing in for Node (livepeer/node) on its default ports. */
+/** Where the simulator's supervisor keeps its restart files (see tools/stack/src/restartable). */
+export function nodeSimSupervisorDir(dataDir: string): string {
+  return join(dataDir, 'node-sim', 'supervisor');
+}
+
+/**
+ * The Node simulator, standing in for Node (livepeer/node) on its default ports, under a supervisor
+ * that replaces it with a new process when the drain-controller asks.
+ */
 function nodeSimulator(config: StackConfig, context: StackContext): ProcessSpec {
   const secretFile = nodeSimBootstrapSecretPath(context.dataDir);
   return {
     name: 'node-sim',
     command: context.nodePath,
     args: [
-      ...['--import', 'tsx', 'tools/node-sim/src/main.ts'],
+      ...[
+        '--import',
+        'tsx',
+        'tools/stack/src/restartable/supervise.ts',
+        nodeSimSupervisorDir(context.dataDir),
+      ],
+      ...['--', context.nodePath, '--import', 'tsx', 'tools/node-sim/src/main.ts'],
       ...[
         '--listen',
         `127.0.0.1:${config.NODE_SIM_PORT}`,

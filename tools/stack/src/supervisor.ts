@@ -1,12 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay } from '@sandbox/node-client';
-import {
-  describeExit,
-  startProcess,
-  type LineSink,
-  type ManagedProcess,
-  type ProcessSpec,
-} from './managed-process';
+import { describeExit } from '@sandbox/process';
+import { startProcess, type LineSink, type ManagedProcess, type ProcessSpec } from './managed-process';
 import { introduceMember } from './member-roles';
 
 /** How a crashed member is restarted: as Kubernetes restarts a container (CrashLoopBackOff). */
@@ -91,7 +86,10 @@ export function superviseMember(spec: ProcessSpec, deps: SupervisorDeps): Superv
       startedAt = deps.now();
       current.waitReady().then(
         () => deps.say(`${name} ready again${spec.banner ? ` at ${spec.banner}` : ''} (restart ${restarts})`),
-        (error: Error) => deps.say(`${name} restart ${restarts} not ready: ${error.message}`),
+        (error: Error) => {
+          // Stopping the stack ends a run that was still starting: nothing to report then.
+          if (!cancel.signal.aborted) deps.say(`${name} restart ${restarts} not ready: ${error.message}`);
+        },
       );
     }
   }

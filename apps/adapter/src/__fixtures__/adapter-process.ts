@@ -1,17 +1,20 @@
 // The adapter's main.ts as a real child process, for process-level specs and the benchmark.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildExit } from '@sandbox/process';
+import { startChildProcess } from '@sandbox/process';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 
 /** A running `main.ts`. */
 export interface AdapterProcess {
-  readonly child: ChildProcess;
+  readonly pid: number | undefined;
   output(): string;
   /** Resolves with the exit code (or signal name). */
   readonly exited: Promise<number | string>;
   kill(signal: NodeJS.Signals): Promise<number | string>;
 }
+
+const codeOrSignal = (exit: ChildExit): number | string => exit.code ?? exit.signal ?? 'unknown';
 
 /**
  * Spawns `node --import tsx apps/adapter/src/main.ts` (or plain `node <bundle>` when a bundle is
@@ -22,23 +25,17 @@ export function spawnAdapter(
   options: { bundle?: string; nodeArgs?: string[] } = {},
 ): AdapterProcess {
   const entry = options.bundle === undefined ? ['--import', 'tsx', MAIN] : [options.bundle];
-  const args = [...(options.nodeArgs ?? []), ...entry];
-  const child = spawn(process.execPath, args, {
+  const child = startChildProcess(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     env: { DRAIN_DELAY_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  const exited = new Promise<number | string>((resolve) => {
-    child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
-  });
+  const exited = child.exited.then(codeOrSignal);
   return {
-    child,
-    output: () => out,
+    pid: child.pid,
+    output: child.output,
     exited,
     kill(signal) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (signal === 'SIGKILL') void child.kill();
+      else child.signal(signal);
       return exited;
     },
   };

@@ -1,5 +1,5 @@
 // The Node simulator (tools/node-sim) as a child process, restartable on the same ports, for specs and benches.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
 import { fileURLToPath } from 'node:url';
 
 const SIM_MAIN = fileURLToPath(new URL('../../../../tools/node-sim/src/main.ts', import.meta.url));
@@ -30,36 +30,11 @@ export interface NodeSimProcess {
   output(): string;
 }
 
-function waitForReady(
-  child: ChildProcess,
-  getOutput: () => string,
-): Promise<{ publicUrl: string; metricsUrl: string }> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`node-sim not ready: ${getOutput().slice(-2000)}`)),
-      READY_TIMEOUT_MS,
-    );
-    const check = (): void => {
-      const line = getOutput()
-        .split('\n')
-        .find((text) => text.includes('"node-sim listening"'));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      child.stdout?.off('data', check);
-      resolve(JSON.parse(line) as { publicUrl: string; metricsUrl: string });
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`node-sim exited (${code}): ${getOutput().slice(-2000)}`));
-    });
-  });
-}
-
 /** Starts the simulator on free loopback ports and waits for its listening line. */
 export async function startNodeSim(options: NodeSimOptions): Promise<NodeSimProcess> {
-  let child: ChildProcess | undefined;
-  let out = '';
+  let child: ChildProcessHandle | undefined;
+  /** The latest run, kept after it stops for its output. */
+  let latest: ChildProcessHandle | undefined;
   let listen = '127.0.0.1:0';
   let metricsListen = '127.0.0.1:0';
   const args = (): string[] => [
@@ -76,14 +51,9 @@ export async function startNodeSim(options: NodeSimOptions): Promise<NodeSimProc
     ...(options.extraArgs ?? []),
   ];
   const launch = async (): Promise<{ publicUrl: string; metricsUrl: string }> => {
-    out = '';
-    const spawned = spawn(process.execPath, ['--import', 'tsx', SIM_MAIN, ...args()], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    spawned.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    spawned.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child = spawned;
-    return waitForReady(spawned, () => out);
+    child = latest = startChildProcess(process.execPath, ['--import', 'tsx', SIM_MAIN, ...args()]);
+    const line = await child.waitForLine((text) => text.includes('"node-sim listening"'), READY_TIMEOUT_MS);
+    return JSON.parse(line) as { publicUrl: string; metricsUrl: string };
   };
   const urls = await launch();
   const port = Number(new URL(urls.publicUrl).port);
@@ -96,15 +66,15 @@ export async function startNodeSim(options: NodeSimOptions): Promise<NodeSimProc
     async stop(signal = 'SIGTERM') {
       const running = child;
       child = undefined;
-      if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-      running.kill(signal);
-      await exited;
+      if (running === undefined || !running.isRunning()) return;
+      if (signal === 'SIGKILL') await running.kill();
+      else running.signal(signal);
+      await running.exited;
     },
     async start() {
       await launch();
     },
-    output: () => out,
+    output: () => latest?.output() ?? '',
   };
 }
 

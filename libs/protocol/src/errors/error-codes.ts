@@ -14,6 +14,14 @@ export const ErrorCode = {
   PayloadTooLarge: 'payload_too_large',
   Unavailable: 'unavailable',
   Internal: 'internal',
+  /** A drain is already active: one at a time. */
+  DrainInProgress: 'drain_in_progress',
+  /** The drain has ended; it can no longer be aborted or extended. */
+  DrainFinished: 'drain_finished',
+  /** The drain is past the phase where this change applies (e.g. extend after `draining`). */
+  DrainPhaseConflict: 'drain_phase_conflict',
+  /** The change would put the deadline more than 12 h after the drain's start. */
+  DrainWindowExceeded: 'drain_window_exceeded',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

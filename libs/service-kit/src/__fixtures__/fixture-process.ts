@@ -1,13 +1,14 @@
 // Starts the fixture service (fixture-service/main.ts) as a real child process for integration specs.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('./fixture-service/main.ts', import.meta.url));
 const LISTEN_SPY = fileURLToPath(new URL('./listen-spy.ts', import.meta.url));
 
 export interface FixtureProcess {
-  child: ChildProcess;
+  readonly handle: ChildProcessHandle;
+  /** Sends `signal` to the fixture (not its group), as an orchestrator would. */
+  signal(signal: NodeJS.Signals): void;
   stdout(): string;
   stderr(): string;
   /** Parsed stdout log lines. */
@@ -18,33 +19,27 @@ export interface FixtureProcess {
 
 /** Spawns the fixture with exactly `env` (nothing inherited), with the listen spy preloaded. */
 export function startFixture(env: Record<string, string>): FixtureProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', LISTEN_SPY, MAIN], {
+  const child = startChildProcess(process.execPath, ['--import', 'tsx', '--import', LISTEN_SPY, MAIN], {
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<number | string>((resolve) => {
-    child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });
   return {
-    child,
-    stdout: () => out,
-    stderr: () => err,
+    handle: child,
+    signal: child.signal,
+    stdout: child.stdout,
+    stderr: child.stderr,
     records: () =>
-      out
+      child
+        .stdout()
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>),
-    exited,
+    exited: child.exited.then((exit) => exit.code ?? exit.signal ?? 'unknown'),
   };
 }
 
 /** Kills the fixture if it is still running and waits for it (test cleanup). */
 export async function stopFixture(fixture: FixtureProcess | undefined): Promise<void> {
   if (!fixture) return;
-  if (fixture.child.exitCode === null && fixture.child.signalCode === null) fixture.child.kill('SIGKILL');
+  await fixture.handle.kill();
   await fixture.exited;
 }

@@ -97,7 +97,7 @@ describe('a service process', () => {
   it('turns readiness 503 on SIGTERM while the port still accepts, then closes it and exits 0', async () => {
     const { fixture: started, port } = await startListening({ FIXTURE_HOLD_SHUTDOWN: 'true' });
     await waitFor(async () => (await get(port, '/readyz')).status === 200, { description: 'readiness 200' });
-    started.child.kill('SIGTERM');
+    started.signal('SIGTERM');
     const notReady = await waitFor(
       async () => {
         const res = await get(port, '/readyz');
@@ -134,7 +134,7 @@ describe('a service process', () => {
       FIXTURE_HANG_WORKERS: 'true',
       SHUTDOWN_TIMEOUT_MS: '300',
     });
-    started.child.kill('SIGTERM');
+    started.signal('SIGTERM');
     expect(await started.exited).toBe(1);
     expect(started.records()).toContainEqual(
       expect.objectContaining({ level: 'fatal', msg: 'shutdown timed out' }),
@@ -150,7 +150,7 @@ describe('a service process', () => {
       FIXTURE_CANARY_FILE: secretFile,
       NODE_ENV: 'development',
     });
-    started.child.kill('SIGTERM');
+    started.signal('SIGTERM');
     expect(await started.exited).toBe(0);
     const messages = started.records().map((record) => record['msg']);
     expect(messages).toEqual(
@@ -176,7 +176,7 @@ describe('a service process', () => {
     expect(await statusWithHost(port, 'rebound.example', access.headers('admin'))).toBe(421);
     expect(await statusWithHost(port, 'localhost', access.headers('admin'))).toBe(200);
     for (const path of ['/healthz', '/metrics']) expect((await get(port, path)).status).toBe(200);
-    started.child.kill('SIGTERM');
+    started.signal('SIGTERM');
     expect(await started.exited).toBe(0);
     const output = started.stdout() + started.stderr();
     expect(output).toContain('"statusCode":403');

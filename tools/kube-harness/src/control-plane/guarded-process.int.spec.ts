@@ -1,11 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '@sandbox/testing';
+import { parentEnv, startTsProcess, waitFor } from '@sandbox/testing';
 import { spawnGuarded } from './guarded-process';
 
 const FIXTURE = join(
@@ -47,14 +45,11 @@ describe('guarded processes', () => {
 
   it('kills the program and removes its directory when the owning process dies', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'guarded-'));
-    const owner = spawn(process.execPath, ['--import', 'tsx', FIXTURE, dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const pid = Number(
-      await new Promise<string>((resolve) => createInterface({ input: owner.stdout }).once('line', resolve)),
-    );
+    const owner = startTsProcess(FIXTURE, [dir], { env: parentEnv() });
+    const pid = Number(await owner.waitForLine(() => true, 20_000));
     expect(await exists(`/proc/${pid}`)).toBe(true);
-    owner.kill('SIGKILL');
+    // The owner alone, as a crash of the test process would: its watchdog must do the rest.
+    owner.signal('SIGKILL');
     await waitFor(async () => !(await exists(`/proc/${pid}`)) && !(await exists(dir)), {
       description: 'the watchdog to kill sleep and remove the directory',
       timeoutMs: 10_000,

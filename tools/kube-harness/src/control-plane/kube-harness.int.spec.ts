@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -12,14 +10,13 @@ import {
   VersionApi,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { waitFor } from '@sandbox/testing';
+import { parentEnv, startTsProcess, waitFor } from '@sandbox/testing';
 import { ADMIN_USER } from '../pki/pki';
 import { describeWithKube, HARNESS_START_TIMEOUT_MS } from '../test-support/describe-with-kube.fixture';
 import { startKubeHarness, type KubeHarness } from './kube-harness';
 import { impersonating } from './kubeconfig';
 import { serviceAccountKubeConfig, serviceAccountUser } from './service-accounts';
 import { testNamespaces, type TestNamespaces } from './test-namespaces';
-
 const FIXTURE = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
@@ -181,16 +178,12 @@ describeWithKube('kube harness: a real etcd and kube-apiserver on loopback', () 
   }, 120_000);
 
   it('leaves nothing behind when the test process dies without stopping it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`fixture exited with ${code}`)));
-    });
+    const child = startTsProcess(FIXTURE, [], { env: parentEnv() });
+    const line = await child.waitForLine((text) => text.startsWith('{'), HARNESS_START_TIMEOUT_MS);
     const orphan = JSON.parse(line) as { etcd: number; apiserver: number; dir: string };
     expect(await alive(orphan.apiserver)).toBe(true);
-    child.kill('SIGKILL');
+    // The owner alone, as a crash of the test process would: its watchdogs must do the rest.
+    child.signal('SIGKILL');
     await waitFor(
       async () =>
         !(await alive(orphan.apiserver)) && !(await alive(orphan.etcd)) && !(await exists(orphan.dir)),

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createMemoryLogger } from '@sandbox/testing';
+import { startChildProcess } from '@sandbox/process';
+import { createMemoryLogger, parentEnv } from '@sandbox/testing';
 import { MAX_UINT256 } from '@sandbox/tickets';
 import { parseRational } from '../go/rational';
 import type { RunningNodeSim } from '../node-sim';
@@ -29,26 +29,20 @@ afterAll(async () => {
 
 type Step = { step: string } & Record<string, unknown>;
 
-function runScenario(
+async function runScenario(
   scenario: string,
   orchestrator: string,
 ): Promise<{ code: number | null; steps: Step[]; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(python, [SCRIPT, scenario, orchestrator, SECRET, app.url], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('exit', (code) => {
-      const steps = out
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as Step);
-      resolve({ code, steps, stderr: err });
-    });
+  const child = startChildProcess(python, [SCRIPT, scenario, orchestrator, SECRET, app.url], {
+    env: parentEnv(),
   });
+  const { code } = await child.exited;
+  const steps = child
+    .stdout()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Step);
+  return { code, steps, stderr: child.stderr() };
 }
 
 async function start(paid: boolean): Promise<RunningNodeSim> {

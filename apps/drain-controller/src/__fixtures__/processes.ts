@@ -1,0 +1,94 @@
+// Child processes of the drain specs: the real adapter (its main.ts) and the Node simulator under the
+// stack's restartable supervisor, so the command driver really replaces it with a new process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+export const ADAPTER_MAIN = `${ROOT}apps/adapter/src/main.ts`;
+export const DRAIN_MAIN = `${ROOT}apps/drain-controller/src/main.ts`;
+const SIM_MAIN = `${ROOT}tools/node-sim/src/main.ts`;
+const SUPERVISE = `${ROOT}tools/stack/src/restartable/supervise.ts`;
+const REQUEST_RESTART = `${ROOT}tools/stack/src/restartable/request-restart.ts`;
+
+/** A child process whose output is kept, in its own process group (killed whole). */
+export interface Child {
+  readonly child: ChildProcess;
+  output(): string;
+  readonly exited: Promise<void>;
+  /** Signals the whole group and waits for the exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function spawnChild(args: string[], env: Record<string, string>): Child {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    output: () => out,
+    exited,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, signal);
+        } catch {
+          // Gone already.
+        }
+      }
+      await exited;
+    },
+  };
+}
+
+/** The simulator under the supervisor, with its restart files in `stateDir`. */
+export interface SupervisedSim {
+  readonly process: Child;
+  readonly publicUrl: string;
+  readonly metricsUrl: string;
+  /** The current simulator process id. */
+  pid(): number | undefined;
+  /** The command the command driver runs to replace it (idempotent per DRAIN_ID). */
+  readonly replaceCommand: string;
+}
+
+export function startSupervisedSim(options: {
+  stateDir: string;
+  port: number;
+  metricsPort: number;
+  secretFile: string;
+  runnerGrants: string[];
+  baseEnv: Record<string, string>;
+  /** Go durations. @defaultValue 500ms / 2s, so specs see re-registrations quickly */
+  heartbeat?: { interval: string; ttl: string };
+}): SupervisedSim {
+  const simArgs = [
+    ...['--import', 'tsx', SIM_MAIN],
+    ...['--listen', `127.0.0.1:${options.port}`, '--metrics-listen', `127.0.0.1:${options.metricsPort}`],
+    ...['--bootstrap-secret-file', options.secretFile],
+    ...['--heartbeat-interval', options.heartbeat?.interval ?? '500ms'],
+    ...['--heartbeat-ttl', options.heartbeat?.ttl ?? '2s', '--log-level', 'warn'],
+    ...options.runnerGrants.flatMap((grant) => ['--runner-grant', grant]),
+  ];
+  const supervised = spawnChild(
+    ['--import', 'tsx', SUPERVISE, options.stateDir, '--', process.execPath, ...simArgs],
+    options.baseEnv,
+  );
+  const childPid = (): number | undefined => {
+    try {
+      return Number(readFileSync(join(options.stateDir, 'child.pid'), 'utf8')) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    process: supervised,
+    publicUrl: `http://127.0.0.1:${options.port}`,
+    metricsUrl: `http://127.0.0.1:${options.metricsPort}`,
+    pid: childPid,
+    replaceCommand: `'${process.execPath}' --import tsx '${REQUEST_RESTART}' '${options.stateDir}' "$DRAIN_ID" 60000`,
+  };
+}

@@ -1,0 +1,23 @@
+import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
+import type { Express } from 'express';
+import { drainsRouter, type DrainsRouterDeps } from './routes/drains.routes';
+import { openApiRouter } from './routes/openapi.routes';
+
+export interface DrainAppDeps extends DrainsRouterDeps {
+  logger: ServiceLogger;
+  health: Health;
+  metrics: ServiceMetrics;
+}
+
+/** The drain-controller's express app: the drains API, its OpenAPI document, probes and metrics. */
+export function createApp(deps: DrainAppDeps): Express {
+  return createHttpApp({
+    logger: deps.logger,
+    health: deps.health,
+    metrics: deps.metrics,
+    configure: (app) => {
+      app.use(openApiRouter());
+      app.use(drainsRouter(deps));
+    },
+  });
+}

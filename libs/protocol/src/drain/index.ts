@@ -1,0 +1,2 @@
+export * from './drain-duration';
+export * from './drain-api.schema';
