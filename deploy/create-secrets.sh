@@ -5,7 +5,7 @@
 # Usage: deploy/create-secrets.sh [service...]   (the services with API tokens; defaults below)
 set -eu
 NS=sandbox-system
-SERVICES=${*:-instance-manager adapter redemption-handoff dashboard}
+SERVICES=${*:-instance-manager adapter redemption-handoff dashboard drain-controller}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 chmod 700 "$dir"

@@ -70,6 +70,10 @@ export const IMAGE_CATALOG: Readonly<Record<string, CatalogImage>> = Object.free
   'redemption-handoff': service('redemption-handoff', 7104, ['INTAKE_SECRET_FILE', 'REDEEMER_SECRET_FILE'], {
     REDEEMER_URL: 'http://127.0.0.1:9',
   }),
+  'drain-controller': service('drain-controller', 7103, [], {
+    ORCHESTRATOR_DRIVER: 'kubernetes',
+    ADAPTER_URL: 'http://127.0.0.1:9',
+  }),
   dashboard: (() => {
     const dashboard = service('dashboard', 7100);
     // The board's page and one of its bundled UI files, served from the image's assets.

@@ -36,7 +36,13 @@ describeWithGo('the images deploy/ names', () => {
     for (const image of ours) expect(IMAGE_CATALOG).toHaveProperty([OURS.exec(image)?.[1] ?? '']);
     const external = images.filter((image) => !OURS.test(image)).map((image) => splitReference(image).name);
     expect(external.every((name) => EXTERNAL.includes(name))).toBe(true);
-    for (const service of ['instance-manager', 'adapter', 'redemption-handoff', 'dashboard'])
+    for (const service of [
+      'instance-manager',
+      'adapter',
+      'redemption-handoff',
+      'dashboard',
+      'drain-controller',
+    ])
       expect(ours).toContain(`localhost/sandbox-${service}`);
   });
 
@@ -58,7 +64,7 @@ describeWithGo('the images deploy/ names', () => {
       expect(
         pinned.filter((image) => OURS.test(image)).every((image) => image.endsWith(':0123456789abcdef')),
       ).toBe(true);
-      expect(pinned.filter((image) => OURS.test(image))).toHaveLength(6);
+      expect(pinned.filter((image) => OURS.test(image))).toHaveLength(7);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -26,6 +26,7 @@ const SECRETS: Record<string, string[]> = {
     'redis-auth',
   ],
   dashboard: ['dashboard-api-tokens', 'redis-auth'],
+  'drain-controller': ['drain-controller-api-tokens', 'redis-auth'],
   'livepeer-node': ['adapter-bootstrap', 'handoff-intake'],
   redis: ['redis-auth'],
   'redeemer-sim': ['redeemer-credential'],
