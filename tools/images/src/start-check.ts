@@ -73,6 +73,20 @@ async function healthOnce(url: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * Stops and removes the container. A service shutting down on its own as podman kills it can make
+ * one `rm --force` fail, so removal is checked and retried.
+ */
+async function removeContainer(run: CommandRunner, container: string): Promise<void> {
+  await run('podman', ['stop', '--time=10', container], { allowFailure: true, timeoutMs: 30_000 });
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await run('podman', ['rm', '--force', '--ignore', container], { allowFailure: true, timeoutMs: 30_000 });
+    const exists = await run('podman', ['container', 'exists', container], { allowFailure: true });
+    if (exists.exitCode !== 0) return;
+  }
+  throw new Error(`container ${container} could not be removed`);
+}
+
 /** Starts the image, waits for `/healthz`, removes the container, and reports the start-up time. */
 export async function startCheck(options: StartCheckOptions): Promise<StartCheckResult> {
   const run = options.run ?? runCommand;
@@ -112,7 +126,7 @@ export async function startCheck(options: StartCheckOptions): Promise<StartCheck
     }
     return { startupMs, health };
   } finally {
-    await run('podman', ['rm', '--force', '--time=5', container], { allowFailure: true, timeoutMs: 30_000 });
+    await removeContainer(run, container);
     await rm(dir, { recursive: true, force: true });
   }
 }
