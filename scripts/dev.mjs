@@ -22,6 +22,9 @@ const DEBIAN_PACKAGES = {
   iptables: 'iptables',
   ip: 'iproute2',
   openssl: 'openssl',
+  // The kube harness's local node: Debian's containerd and CNI plugins (bridge, host-local).
+  containerd: 'containerd',
+  '/usr/lib/cni/bridge': 'containernetworking-plugins',
 };
 
 const COMMANDS = {

@@ -51,6 +51,10 @@ export const InstanceManagerConfigSchema = baseEnvSchema({ port: 7101, shutdownT
   /** Build the pinned runsc at start-up when it is not cached (needs `go`, about a minute). */
   LOCAL_RUNSC_BUILD: flagField(false),
   LOCAL_DNS_SERVERS: csv(z.ipv4()),
+  /** CPUs the local instances may request in total; unset: the host's CPUs (no overcommit). */
+  LOCAL_CAPACITY_CPUS: z.coerce.number().positive().max(4096).optional(),
+  /** MiB of memory the local instances may request in total; unset: the host's memory. */
+  LOCAL_CAPACITY_MEMORY_MB: z.coerce.number().int().positive().optional(),
 
   KUBE_NAMESPACE: z.string().min(1).default('sandbox-apps'),
   KUBE_RUNTIME_CLASS: z.string().min(1).default('gvisor'),

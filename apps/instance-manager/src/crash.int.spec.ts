@@ -18,6 +18,7 @@ import {
   hostLeftovers,
   testLocalDriver,
   orphanSandboxes,
+  uniqueLocalHost,
 } from './test-support/local-host.fixture';
 import { adapterSide } from './test-support/manager-harness.fixture';
 import type { ManagerProcess } from './test-support/manager-process.fixture';
@@ -27,8 +28,7 @@ import { startManagerProcess } from './test-support/manager-process.fixture';
 // nothing leaks, no ready record without a running instance, no instance announced twice.
 // CRASH_ROUNDS raises the number of rounds (apps/instance-manager/scripts/crash-test.sh runs 100).
 const ROUNDS = Number(process.env['CRASH_ROUNDS'] ?? '20');
-const PREFIX = 'imc';
-const SUBNET = '10.216.2.0/24';
+const { prefix: PREFIX, subnet: SUBNET } = uniqueLocalHost('ic');
 
 let redis: RedisFixture;
 let connection: Redis;
@@ -94,6 +94,8 @@ describeAsRoot(`crash safety of the instance-manager (${ROUNDS} kill -9 rounds, 
       LOCAL_PREFIX: PREFIX,
       LOCAL_SUBNET: SUBNET,
       LOCAL_PROTECTED_PORTS: String(redis.port),
+      // Withdrawn instances linger while replacements start: more than a small host's CPUs at once.
+      LOCAL_CAPACITY_CPUS: '64',
       RESYNC_INTERVAL_MS: '500',
       READY_TIMEOUT_MS: '30000',
       LOG_LEVEL: 'warn',

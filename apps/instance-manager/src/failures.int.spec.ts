@@ -6,6 +6,7 @@ import type { RedisFixture } from '@sandbox/testing';
 import { singleSessionSpec } from './domain/spec-fixtures.fixture';
 import { startManager } from './test-support/manager-harness.fixture';
 import { FakeHost } from './test-support/fake-runtime.fixture';
+import { InsufficientCapacityError } from './drivers/runtime-driver';
 import { controllerTestbed, readyIds } from './test-support/controller-testbed.fixture';
 
 let redis: RedisFixture;
@@ -59,6 +60,26 @@ describe('failures (real Redis, fake host)', () => {
     expect(app.registrationRefusals).toEqual([
       { instanceId: String(id), status: 400, reason: nodeReason, at: expect.any(String) },
     ]);
+  });
+
+  it('shows on the app why its instances do not start, until one is ready again', async () => {
+    const host = new FakeHost();
+    const reason = 'the host has not enough capacity left: the instance requests 1 CPUs and 256 MiB';
+    host.startError = new InsufficientCapacityError(reason);
+    const { api, running } = await setup({}, host);
+    await api.put('/v1/apps/crowded').send(singleSessionSpec(1, 2)).expect(201);
+    await waitFor(async () => (await running.store.listGone()).length >= 1, {
+      description: 'a refused start',
+      timeoutMs: 10_000,
+    });
+    const failing = await api.get('/v1/apps/crowded').expect(200);
+    expect(failing.body.lastStartFailure).toMatchObject({ reason });
+    host.startError = undefined;
+    await waitFor(
+      async () => (await running.store.listLive('crowded')).some((entry) => entry.record.state === 'ready'),
+      { description: 'ready once capacity is back', timeoutMs: 15_000 },
+    );
+    expect((await api.get('/v1/apps/crowded').expect(200)).body.lastStartFailure).toBeUndefined();
   });
 
   it('never announces an instance whose URL Node would refuse', async () => {

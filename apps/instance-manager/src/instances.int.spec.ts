@@ -9,14 +9,14 @@ import {
   exampleImage,
   hostLeftovers,
   testLocalDriver,
+  uniqueLocalHost,
 } from './test-support/local-host.fixture';
 import { adapterSide, startManager, testSettings } from './test-support/manager-harness.fixture';
 import type { ApiClient } from './test-support/manager-harness.fixture';
 import { wsRoundTrip } from './test-support/ws-client.fixture';
 
 // The whole service with the real local driver: gVisor instances of the example app on this host.
-const PREFIX = 'ima';
-const SUBNET = '10.216.1.0/24';
+const { prefix: PREFIX, subnet: SUBNET } = uniqueLocalHost('ia');
 const LONG = { timeoutMs: 60_000, intervalMs: 100 };
 
 let redis: RedisFixture;

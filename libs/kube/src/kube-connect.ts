@@ -1,5 +1,5 @@
 import { CoreV1Api, KubeConfig, NetworkingV1Api, makeInformer } from '@kubernetes/client-node';
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
 import { createKubeApi } from './kube-api';
 import type { KubeApi } from './kube-api';
 import type { InformerSource } from './resilient-informer';
@@ -9,6 +9,10 @@ export interface KubeConnection {
   api: KubeApi;
   /** A fresh client-node informer over the namespace's pods matching the selector. */
   createPodInformer(labelSelector: string): InformerSource<V1Pod>;
+  /** A fresh client-node informer over the namespace's NetworkPolicies matching the selector. */
+  createNetworkPolicyInformer(labelSelector: string): InformerSource<V1NetworkPolicy>;
+  /** A fresh client-node informer over the cluster's Nodes (their addresses). */
+  createNodeInformer(): InformerSource<V1Node>;
 }
 
 /**
@@ -32,6 +36,30 @@ export function connectKube(options: { namespace: string; kubeconfigPath?: strin
         list,
         labelSelector,
       );
+      return {
+        on: informer.on.bind(informer),
+        start: () => informer.start(),
+        stop: () => informer.stop(),
+        list: () => informer.list(),
+      };
+    },
+    createNetworkPolicyInformer: (labelSelector) => {
+      const list = () => networking.listNamespacedNetworkPolicy({ namespace, labelSelector });
+      const informer = makeInformer<V1NetworkPolicy>(
+        kubeConfig,
+        `/apis/networking.k8s.io/v1/namespaces/${namespace}/networkpolicies`,
+        list,
+        labelSelector,
+      );
+      return {
+        on: informer.on.bind(informer),
+        start: () => informer.start(),
+        stop: () => informer.stop(),
+        list: () => informer.list(),
+      };
+    },
+    createNodeInformer: () => {
+      const informer = makeInformer<V1Node>(kubeConfig, '/api/v1/nodes', () => core.listNode());
       return {
         on: informer.on.bind(informer),
         start: () => informer.start(),

@@ -11,5 +11,6 @@ export * from './instance-manager';
 export * from './adapter';
 export * from './network/non-public-ranges';
 export * from './redemption';
+export * from './evaluations';
 export * from './network/runner-grants';
 export * from './drain';

@@ -4,6 +4,7 @@ import type { Firewall } from './firewall';
 import { firewallInputFor, hostNetworks } from './firewall-input';
 import { buildFirewallScript } from './firewall-rules';
 import type { ForwardingLedger } from './forwarding-ledger';
+import type { createCapacityGate } from './host-capacity';
 import type { HostNetwork } from './host-network';
 import { netnsPath } from './host-network';
 import type { InstanceSpec, InstanceSpecInput } from './instance-spec.schema';
@@ -45,6 +46,7 @@ interface StarterDeps {
   network: HostNetwork;
   firewall: Firewall;
   ledger: ForwardingLedger;
+  capacity: ReturnType<typeof createCapacityGate>;
   /** Ids of instances being started or stopped; the integrity guard leaves them alone. */
   busy: Set<string>;
   logger: Logger;
@@ -135,11 +137,14 @@ export function createStarter(deps: StarterDeps) {
     const instanceId = spec.instanceId ?? newInstanceId();
     const names = instanceNames(deps.prefix, instanceId);
     const log = deps.logger.child({ instanceId });
+    // Before anything exists on the host: a refused instance leaves nothing behind.
+    const release = await deps.capacity.admit(instanceId, spec.resources);
     deps.busy.add(instanceId);
     if (spec.egress === 'internet') startingInternet.add(instanceId);
     try {
       return await startNamed(spec, names, log);
     } finally {
+      release();
       deps.busy.delete(instanceId);
       startingInternet.delete(instanceId);
     }

@@ -68,7 +68,8 @@ describe('createLocalDriver', () => {
       url: 'http://10.213.0.6:8080',
     });
     const order = calls.map((call) => `${call.command} ${call.args.slice(0, 2).join(' ')}`);
-    expect(order[0]).toBe('ip netns add');
+    // The capacity check reads what the driver's containers request, then the namespace is the lock.
+    expect(order.slice(0, 2)).toEqual(['podman ps --all', 'ip netns add']);
     expect(order.indexOf('iptables-restore -w 5')).toBeLessThan(order.indexOf('podman run --detach'));
     const rules = calls.find((call) => call.command === 'iptables-restore')?.input ?? '';
     expect(rules).toContain('-d 192.0.2.0/24 -j REJECT');
@@ -96,7 +97,7 @@ describe('createLocalDriver', () => {
     const { run, calls } = scriptedRunner('ip netns add');
     const driver = createLocalDriver({ logger, run, stateDir });
     await expect(driver.start(spec)).rejects.toMatchObject({ name: 'InstanceStartError', step: 'namespace' });
-    expect(calls).toHaveLength(1);
+    expect(calls.map((call) => call.args.slice(0, 2).join(' '))).toEqual(['ps --all', 'netns add']);
   });
 
   it('rejects an invalid spec before running anything', async () => {
@@ -156,5 +157,19 @@ describe('createLocalDriver', () => {
     expect(drift?.problems.map((problem) => problem.problem)).toContain('chain-missing');
     const lines = calls.map((call) => [call.command, ...call.args].join(' '));
     expect(lines).toContain('podman rm --force --ignore --time=5 sbx-abcdefghij');
+  });
+
+  it('refuses an instance the host has no capacity left for, before creating anything', async () => {
+    const labels = { 'sandbox.instance': 'zzzzzzzzzz', 'sandbox.cpus': '1.5', 'sandbox.memory-mb': '256' };
+    const ps = JSON.stringify([{ Names: ['sbx-zzzzzzzzzz'], State: 'running', Labels: labels }]);
+    const { run, calls } = scriptedRunner(undefined, {
+      'podman ps --all --filter=label=sandbox.prefix=sbx --format=json': ps,
+    });
+    const driver = createLocalDriver({ logger, run, stateDir, capacity: { cpus: 2, memoryMb: 4096 } });
+    await expect(driver.start(spec)).rejects.toMatchObject({
+      name: 'InstanceCapacityError',
+      requested: { cpus: 1, memoryMb: 128 },
+    });
+    expect(calls.map((call) => call.command)).toEqual(['podman']);
   });
 });

@@ -15,6 +15,8 @@ import type { ReadinessOptions, ReadyResult } from './readiness';
 import { waitForReady } from './readiness';
 import { createStarter } from './instance-starter';
 import { createForwardingLedger } from './forwarding-ledger';
+import type { Resources } from './host-capacity';
+import { createCapacityGate, hostResources } from './host-capacity';
 import type { IsolationDrift } from './integrity-guard';
 import { createIntegrityGuard } from './integrity-guard';
 import { join } from 'node:path';
@@ -69,6 +71,11 @@ export interface LocalDriverOptions {
    * goes with a reboot as the setting does). @defaultValue '/run/sandbox-local'
    */
   stateDir?: string;
+  /**
+   * CPUs and memory the driver's instances may request in total; a start beyond it is refused with
+   * {@link InstanceCapacityError}. @defaultValue the host's CPUs and memory
+   */
+  capacity?: Resources;
 }
 
 /** Options of {@link SandboxDriver.watchIsolation}. */
@@ -124,7 +131,9 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
   );
   const busy = new Set<string>();
   const uplink = async () => options.egressInterface ?? (await network.defaultRouteInterface());
+  const capacity = createCapacityGate(options.capacity ?? hostResources(), () => podman.list(prefix));
   const starter = createStarter({
+    capacity,
     prefix,
     subnet,
     subnetText,

@@ -9,6 +9,9 @@ export const LABEL = {
   address: 'sandbox.address',
   port: 'sandbox.port',
   egress: 'sandbox.egress',
+  /** The CPUs and memory the instance requests, counted against the host's capacity. */
+  cpus: 'sandbox.cpus',
+  memoryMb: 'sandbox.memory-mb',
   metaPrefix: 'sandbox.meta.',
 } as const;
 
@@ -43,6 +46,8 @@ export function instanceLabels(input: RunArgsInput): Record<string, string> {
     [LABEL.address]: input.instanceAddress,
     [LABEL.port]: String(input.spec.port),
     [LABEL.egress]: input.spec.egress,
+    [LABEL.cpus]: String(input.spec.resources.cpus),
+    [LABEL.memoryMb]: String(input.spec.resources.memoryMb),
     ...Object.fromEntries(meta),
   };
 }

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { directoryAssets, EXAMPLE_APP, type RootfsFile } from '@sandbox/sandbox-local';
+import { directoryAssets, EVAL_RESPONDER, EXAMPLE_APP, type RootfsFile } from '@sandbox/sandbox-local';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -65,7 +65,17 @@ export const IMAGE_CATALOG: Readonly<Record<string, CatalogImage>> = Object.free
     port: EXAMPLE_APP.port,
     start: { redis: false, secretFiles: [], env: {}, portFrom: 'env' },
   },
+  // The app the verifier measures: an ordinary sandboxed app, run by the instance-manager.
+  [EVAL_RESPONDER.name]: {
+    entryFile: EVAL_RESPONDER.entryFile,
+    port: EVAL_RESPONDER.port,
+    start: { redis: false, secretFiles: [], env: {}, portFrom: 'env' },
+  },
   'instance-manager': service('instance-manager', 7101, [], { DRIVER: 'kubernetes' }),
+  verifier: service('verifier', 7105, ['SIGNER_SECRET_FILE', 'SIGNING_KEY_FILE'], {
+    NODE_URL: 'http://127.0.0.1:9',
+    SIGNER_URL: 'http://127.0.0.1:9',
+  }),
   adapter: service('adapter', 7102, ['BOOTSTRAP_SECRET_FILE'], { NODE_URL: 'http://127.0.0.1:9' }),
   'redemption-handoff': service('redemption-handoff', 7104, ['INTAKE_SECRET_FILE', 'REDEEMER_SECRET_FILE'], {
     REDEEMER_URL: 'http://127.0.0.1:9',

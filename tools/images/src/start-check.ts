@@ -39,7 +39,8 @@ async function secretMounts(dir: string, variables: readonly string[]) {
   const mounts: string[] = [];
   for (const variable of variables) {
     const file = join(dir, variable.toLowerCase());
-    values[variable] = randomBytes(24).toString('hex');
+    // 64 lowercase hex characters: valid for every secret file (the verifier's key needs exactly that).
+    values[variable] = randomBytes(32).toString('hex');
     await writeFile(file, values[variable], { mode: 0o600 });
     await runCommand('chown', ['65534:65534', file]);
     const inside = `/run/secrets/${variable.toLowerCase()}`;

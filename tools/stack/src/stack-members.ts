@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runnerGrants } from '@sandbox/protocol';
 import type { StackConfig } from './config';
@@ -107,7 +108,59 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       ...redis,
       DASHBOARD_WRITABLE: String(config.DASHBOARD_WRITABLE),
     }),
+    ...(context.isRoot && config.NODE_SIM_PAID
+      ? [evalResponderApp(config, context, secrets.adminToken)]
+      : []),
+    service('verifier', 'apps/verifier/src/main.ts', config.VERIFIER_PORT, {
+      ...ours,
+      ...redis,
+      NODE_URL: `http://127.0.0.1:${config.NODE_SIM_PORT}`,
+      SIGNER_URL: `http://127.0.0.1:${config.NODE_SIM_PORT}`,
+      SIGNER_SECRET_FILE: context.secrets.verifierSigner,
+      SIGNING_KEY_FILE: context.secrets.verifierKey,
+      SCHEDULE_APPS: 'eval-responder',
+      SCHEDULE_EVERY_MS: String(VERIFIER_SCHEDULE_MS),
+      SCHEDULE_JITTER_MS: '10000',
+      RESULT_TTL_MS: String(3 * VERIFIER_SCHEDULE_MS),
+    }),
   ];
+}
+
+/** The stack evaluates its responder every two minutes (a deployment would use its default, 15). */
+const VERIFIER_SCHEDULE_MS = 120_000;
+
+/**
+ * In paid mode (as root): builds the eval-responder image and declares the app to instance-manager
+ * (ready once declared), so the verifier has a target to pay for.
+ */
+function evalResponderApp(config: StackConfig, context: StackContext, adminTokenFile: string): ProcessSpec {
+  const manager = `http://127.0.0.1:${config.INSTANCE_MANAGER_PORT}`;
+  return {
+    name: 'eval-responder',
+    command: context.nodePath,
+    args: [
+      ...['--import', 'tsx', 'tools/stack/src/declare-eval-responder.ts', manager, adminTokenFile],
+      // Priced so that, at the simulator's ticket face value, every run pays with many tickets and
+      // winners reach redemption-handoff within one evaluation.
+      '3600',
+    ],
+    cwd: context.root,
+    env: context.baseEnv,
+    isReady: () => declared(`${manager}/v1/apps/eval-responder`, adminTokenFile),
+    readyTimeoutMs: 300_000,
+    banner: `${manager}/v1/apps/eval-responder`,
+  };
+}
+
+/** True once instance-manager knows the app (asked with the stack's token). */
+async function declared(url: string, tokenFile: string): Promise<boolean> {
+  const token = (await readFile(tokenFile, 'utf8')).trim();
+  const reply = await fetch(url, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(1_000),
+  });
+  await reply.body?.cancel();
+  return reply.status === 200;
 }
 
 /** Where the stack keeps the Node simulator's bootstrap secret (generated on first start). */

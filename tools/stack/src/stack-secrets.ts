@@ -8,6 +8,10 @@ export interface StackSecrets {
   handoffIntake: string;
   /** redemption-handoff → redeemer-sim. */
   redeemer: string;
+  /** verifier → the remote signer that pays for its sessions. */
+  verifierSigner: string;
+  /** The verifier's Ed25519 report-signing key (64 hex characters). */
+  verifierKey: string;
   /** The management APIs' `admin` token (every service of the stack accepts it). */
   adminToken: string;
   /** The management APIs' `read` token. */
@@ -25,9 +29,10 @@ export interface StackSecrets {
 export function ensureStackSecrets(dataDir: string): StackSecrets {
   const folder = join(dataDir, 'secrets');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const file = (name: string) => {
+  const file = (name: string, bytes = 24) => {
     const path = join(folder, name);
-    if (!existsSync(path)) writeFileSync(path, randomBytes(24).toString('hex'), { mode: 0o600, flag: 'wx' });
+    if (!existsSync(path))
+      writeFileSync(path, randomBytes(bytes).toString('hex'), { mode: 0o600, flag: 'wx' });
     return path;
   };
   const redisPassword = file('redis-password');
@@ -40,5 +45,7 @@ export function ensureStackSecrets(dataDir: string): StackSecrets {
     readToken: file('read-token'),
     redisPassword,
     redisConfig,
+    verifierSigner: file('verifier-signer'),
+    verifierKey: file('verifier-key', 32),
   };
 }

@@ -2,7 +2,7 @@ import { newInstanceId } from '@sandbox/sandbox-local';
 import { InstanceUrlSchema } from '@sandbox/protocol';
 import type { AppSpec } from '@sandbox/protocol';
 import { offerOf } from '../domain/instance-offer';
-import { InstanceNotReadyError } from '../drivers/runtime-driver';
+import { InstanceNotReadyError, InsufficientCapacityError } from '../drivers/runtime-driver';
 import type { StoredApp } from '../store/app-store';
 import type { InstanceRecord } from '../store/instance-record';
 import type { InstanceEnder } from './instance-ender';
@@ -10,7 +10,8 @@ import { createSemaphore } from './keyed-serial';
 import type { LifecycleContext } from './lifecycle-context';
 
 function failureReason(error: unknown): string {
-  if (error instanceof InstanceNotReadyError) return error.message;
+  if (error instanceof InstanceNotReadyError || error instanceof InsufficientCapacityError)
+    return error.message;
   return 'instance failed to start';
 }
 

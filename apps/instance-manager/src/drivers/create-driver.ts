@@ -1,4 +1,4 @@
-import { createLocalDriver } from '@sandbox/sandbox-local';
+import { createLocalDriver, hostResources } from '@sandbox/sandbox-local';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Clock } from '../clock';
@@ -31,6 +31,10 @@ export async function createDriver(
     runscPath: runtime.runscPath,
     runtimeFlags: runtime.runtimeFlags,
     dnsServers: config.LOCAL_DNS_SERVERS,
+    capacity: {
+      cpus: config.LOCAL_CAPACITY_CPUS ?? hostResources().cpus,
+      memoryMb: config.LOCAL_CAPACITY_MEMORY_MB ?? hostResources().memoryMb,
+    },
   });
   return createLocalRuntime(driver, registry ? { onDrift: isolationDriftCounter(registry) } : {});
 }

@@ -31,9 +31,26 @@ export function connectKubernetesRuntime(
     name: 'instance-pods',
     ...informerTiming,
   });
+  const policyInformer = createResilientInformer({
+    create: () => connection.createNetworkPolicyInformer(MANAGED_POD_SELECTOR),
+    keyOf: (policy) => `${policy.metadata?.namespace ?? ''}/${policy.metadata?.name ?? ''}`,
+    logger,
+    name: 'app-network-policies',
+    ...informerTiming,
+  });
+  const nodeInformer = createResilientInformer({
+    create: () => connection.createNodeInformer(),
+    keyOf: (node) => node.metadata?.name ?? '',
+    logger,
+    name: 'nodes',
+    ...informerTiming,
+  });
   return createKubernetesRuntime({
     api: connection.api,
     informer,
+    policyInformer,
+    nodeInformer,
+    logger,
     namespace: config.KUBE_NAMESPACE,
     runtimeClassName: config.KUBE_RUNTIME_CLASS,
     orchestrator: {

@@ -27,6 +27,7 @@ import {
 } from '../test-support/local-host.fixture';
 import { adapterSide, startManager, testSettings } from '../test-support/manager-harness.fixture';
 import type { ApiClient } from '../test-support/manager-harness.fixture';
+import { MANAGED_POD_SELECTOR } from '@sandbox/kube';
 import { connectKubernetesRuntime } from './kubernetes-connect';
 import { managedPods, podOfInstance, sameInstances, writeKubeconfigVia } from './kubernetes-driver.fixture';
 
@@ -170,6 +171,65 @@ describeKube('instance-manager kubernetes driver against a real kube-apiserver',
     expect(policy.spec?.egress ?? []).toEqual([]);
   }, 90_000);
 
+  it('re-creates the app NetworkPolicy within seconds when it is deleted or opened up', async () => {
+    const networking = deployed.admin.makeApiClient(NetworkingV1Api);
+    const name = `sandbox-app-${APP}`;
+    const read = () => networking.readNamespacedNetworkPolicy({ name, namespace: APPS });
+    const original = await read();
+    await networking.deleteNamespacedNetworkPolicy({ name, namespace: APPS });
+    const back = await waitFor(async () => read().catch(() => undefined), {
+      description: 'the deleted policy re-created',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    expect(back.spec).toEqual(original.spec);
+    await networking.replaceNamespacedNetworkPolicy({
+      name,
+      namespace: APPS,
+      body: { ...back, spec: { ...back.spec, podSelector: back.spec?.podSelector ?? {}, egress: [{}] } },
+    });
+    await waitFor(async () => ((await read()).spec?.egress ?? []).length === 0, {
+      description: 'the opened policy restored',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+  }, 60_000);
+
+  it('keeps the address of a node that joins out of app egress', async () => {
+    await core.createNode({
+      body: {
+        metadata: { name: 'joining-node' },
+        status: { addresses: [{ type: 'InternalIP', address: '203.0.113.77' }] },
+      },
+    });
+    try {
+      await api
+        .put(`/v1/apps/${APP}-web`)
+        .send(
+          exampleAppSpec(
+            await exampleImage(),
+            { kind: 'reusable', capacity: 1, minReplicas: 0, maxReplicas: 1 },
+            { egress: 'internet' },
+          ),
+        )
+        .expect(201);
+      const networking = deployed.admin.makeApiClient(NetworkingV1Api);
+      const excepts = async () =>
+        (
+          await networking
+            .readNamespacedNetworkPolicy({ name: `sandbox-app-${APP}-web`, namespace: APPS })
+            .catch(() => undefined)
+        )?.spec?.egress?.[0]?.to?.[0]?.ipBlock?.except ?? [];
+      await waitFor(async () => (await excepts()).includes('203.0.113.77/32'), {
+        description: 'the node address excluded',
+        ...LONG,
+      });
+      await api.delete(`/v1/apps/${APP}-web`).expect(202);
+    } finally {
+      await core.deleteNode({ name: 'joining-node' });
+    }
+  }, 90_000);
+
   it('becomes ready once: its URL answers from the host and instance-ready is queued once', async () => {
     await inState(first, 'ready');
     await readyOtherThan([]);
@@ -252,8 +312,10 @@ describeKube('instance-manager kubernetes driver against a real kube-apiserver',
       { description: 'every instance gone and every pod deleted', ...LONG, intervalMs: 500 },
     );
     const networking = deployed.admin.makeApiClient(NetworkingV1Api);
+    // Ours only: deploy/ keeps its namespace-wide default-deny policy there.
     const noPolicy = async () =>
-      (await networking.listNamespacedNetworkPolicy({ namespace: APPS })).items.length === 0;
+      (await networking.listNamespacedNetworkPolicy({ namespace: APPS, labelSelector: MANAGED_POD_SELECTOR }))
+        .items.length === 0;
     await waitFor(noPolicy, { description: 'the app NetworkPolicy deleted', ...LONG });
     const gone = await eventIds('instance-gone');
     expect(new Set(gone).size).toBe(gone.length);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import type { V1NetworkPolicy, V1Pod } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
 import { KUBE_LABELS, MANAGED_BY } from '@sandbox/kube';
 import type { KubeApi, ResilientInformer } from '@sandbox/kube';
+import { waitFor } from '@sandbox/testing';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
 import { createKubernetesRuntime, parsePodLog } from './kubernetes-runtime';
 import { InstanceNotReadyError } from './runtime-driver';
@@ -11,6 +12,9 @@ function fakeCluster() {
   const pods: V1Pod[] = [];
   const calls: string[] = [];
   const policies: V1NetworkPolicy[] = [];
+  /** What the policy informer's cache holds; tests change it behind the runtime's back. */
+  const inCluster = new Map<string, V1NetworkPolicy>();
+  const policyHandlers: { verb: string; callback: (policy: V1NetworkPolicy) => void }[] = [];
   const api: KubeApi = {
     async createPod(pod) {
       calls.push(`create ${pod.metadata?.name}`);
@@ -29,6 +33,7 @@ function fakeCluster() {
     },
     async applyNetworkPolicy(policy) {
       policies.push(policy);
+      inCluster.set(policy.metadata?.name ?? '', structuredClone(policy));
       return 'created';
     },
     async deleteNetworkPolicy(name) {
@@ -44,11 +49,40 @@ function fakeCluster() {
     list: () => pods,
     restarts: () => 0,
   };
+  const policyInformer: ResilientInformer<V1NetworkPolicy> = {
+    on: (verb, callback) => void policyHandlers.push({ verb, callback }),
+    start: () => undefined,
+    stop: async () => undefined,
+    synced: () => true,
+    list: () => [...inCluster.values()],
+    restarts: () => 0,
+  };
+  const nodes: V1Node[] = [];
+  const nodeHandlers: (() => void)[] = [];
+  const nodeInformer: ResilientInformer<V1Node> = {
+    on: (_verb, callback) => void nodeHandlers.push(() => callback({})),
+    start: () => undefined,
+    stop: async () => undefined,
+    synced: () => true,
+    list: () => nodes,
+    restarts: () => 0,
+  };
+  /** A node joining, as the node watch reports it. */
+  const addNode = (address: string) => {
+    nodes.push({ status: { addresses: [{ type: 'InternalIP', address }] } });
+    nodeHandlers.forEach((handler) => handler());
+  };
+  /** The watch reporting a change someone else made. */
+  const fire = (verb: 'update' | 'delete', policy: V1NetworkPolicy) =>
+    policyHandlers.filter((handler) => handler.verb === verb).forEach((handler) => handler.callback(policy));
   let now = 0;
   const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
   const runtime = createKubernetesRuntime({
     api,
     informer,
+    policyInformer,
+    nodeInformer,
+    logger: { warn: () => undefined, error: () => undefined },
     namespace: 'apps',
     runtimeClassName: 'gvisor',
     orchestrator: { namespaceLabels: { ns: 'livepeer' }, podLabels: { app: 'node' } },
@@ -56,7 +90,7 @@ function fakeCluster() {
     dnsServers: [],
     clock,
   });
-  return { runtime, pods, calls, policies };
+  return { runtime, pods, calls, policies, inCluster, fire, addNode };
 }
 
 const spec = singleSessionSpec(1, 2);
@@ -87,6 +121,41 @@ describe('the kubernetes runtime', () => {
     await runtime.start(request);
     expect(pods[0]?.metadata?.name).toBe('demo-abcde12345');
     expect(pods[0]?.spec).toMatchObject({ runtimeClassName: 'gvisor', automountServiceAccountToken: false });
+  });
+
+  it("re-applies an app's NetworkPolicy that was deleted or altered behind its back", async () => {
+    const { runtime, policies, inCluster, fire } = fakeCluster();
+    await runtime.ensureApp('demo', spec);
+    const [applied] = policies;
+    if (!applied) throw new Error('no policy applied');
+    const name = applied.metadata?.name ?? '';
+    inCluster.delete(name);
+    fire('delete', applied);
+    await waitFor(async () => policies.length === 2, { description: 're-created', timeoutMs: 2_000 });
+    const opened = structuredClone(applied);
+    if (opened.spec) opened.spec.egress = [{}];
+    inCluster.set(name, opened);
+    fire('update', opened);
+    await waitFor(async () => policies.length === 3, { description: 'restored', timeoutMs: 2_000 });
+    expect(inCluster.get(name)?.spec).toEqual(applied.spec);
+    // A label someone added is not drift; a removed app's policy is left alone.
+    inCluster.set(name, { ...applied, metadata: { ...applied.metadata, labels: { extra: 'x' } } });
+    fire('update', inCluster.get(name) ?? applied);
+    await runtime.removeApp('demo');
+    fire('delete', applied);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(policies).toHaveLength(3);
+  });
+
+  it('keeps every node address out of app egress, also of nodes that join later', async () => {
+    const { runtime, policies, addNode } = fakeCluster();
+    addNode('198.51.100.7');
+    await runtime.ensureApp('web', singleSessionSpec(1, 2, { egress: 'internet' }));
+    const excepts = (index: number) => policies[index]?.spec?.egress?.[0]?.to?.[0]?.ipBlock?.except ?? [];
+    expect(excepts(0)).toEqual(expect.arrayContaining(['198.51.100.7/32', '203.0.113.9/32']));
+    addNode('192.0.2.44');
+    await waitFor(async () => policies.length === 2, { description: 'policy updated', timeoutMs: 2_000 });
+    expect(excepts(1)).toEqual(expect.arrayContaining(['198.51.100.7/32', '192.0.2.44/32']));
   });
 
   it('is ready when the kubelet says so, at the pod IP and app port', async () => {

@@ -1,9 +1,11 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
 import {
   KUBE_LABELS,
   MANAGED_BY,
   buildAppNetworkPolicy,
   buildInstancePod,
+  nodeAddressCidrs,
   instancePodName,
   appNetworkPolicyName,
   isPodReady,
@@ -12,9 +14,10 @@ import {
   podRuntimeState,
 } from '@sandbox/kube';
 import type { KubeApi, OrchestratorSelector, ResilientInformer } from '@sandbox/kube';
-import type { InstanceLogLine } from '@sandbox/protocol';
+import type { AppSpec, InstanceLogLine } from '@sandbox/protocol';
 import type { Clock } from '../clock';
 import type { HostInstance, RuntimeDriver } from './runtime-driver';
+import { createNetworkPolicyKeeper } from './network-policy-keeper';
 import { InstanceNotReadyError } from './runtime-driver';
 
 /** Dependencies of {@link createKubernetesRuntime}. */
@@ -22,6 +25,11 @@ export interface KubernetesRuntimeDeps {
   api: KubeApi;
   /** Pods of the apps namespace with our managed-by label. */
   informer: ResilientInformer<V1Pod>;
+  /** NetworkPolicies of the apps namespace with our managed-by label. */
+  policyInformer: ResilientInformer<V1NetworkPolicy>;
+  /** The cluster's Nodes: their addresses are kept out of every app's egress. */
+  nodeInformer: ResilientInformer<V1Node>;
+  logger: Pick<Logger, 'warn' | 'error'>;
   namespace: string;
   runtimeClassName: string;
   orchestrator: OrchestratorSelector;
@@ -50,33 +58,55 @@ export function parsePodLog(text: string): InstanceLogLine[] {
  */
 export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDriver {
   const { api, informer, clock } = deps;
-  const policies = new Map<string, string>();
+  const keeper = createNetworkPolicyKeeper({
+    api,
+    informer: deps.policyInformer,
+    clock,
+    logger: deps.logger,
+  });
+  const apps = new Map<string, AppSpec>();
+  const policyOf = (app: string, spec: AppSpec) =>
+    buildAppNetworkPolicy({
+      namespace: deps.namespace,
+      app,
+      port: spec.port,
+      egress: spec.egress,
+      orchestrator: deps.orchestrator,
+      // Learned from the Node objects as well as configured, so a node added later is excluded too.
+      clusterCidrs: [...deps.clusterCidrs, ...nodeAddressCidrs(deps.nodeInformer.list())],
+    });
+  /** A node came, went or changed address: every app's policy follows. */
+  const reapplyAll = () => {
+    for (const [app, spec] of apps)
+      keeper.ensure(app, policyOf(app, spec)).catch((error: unknown) => {
+        deps.logger.error({ app, err: error }, 'updating the app NetworkPolicy for node addresses failed');
+      });
+  };
+  for (const verb of ['add', 'update', 'delete'] as const) deps.nodeInformer.on(verb, reapplyAll);
   const managed = () =>
     informer.list().filter((pod) => pod.metadata?.labels?.[KUBE_LABELS.managedBy] === MANAGED_BY);
   const podOf = (instanceId: string) => managed().find((pod) => podIdentity(pod).instanceId === instanceId);
 
   return {
     name: 'kubernetes',
-    open: async () => informer.start(),
-    close: () => informer.stop(),
-    synced: () => informer.synced(),
+    open: async () => {
+      informer.start();
+      deps.policyInformer.start();
+      deps.nodeInformer.start();
+    },
+    close: async () => {
+      await keeper.close();
+      await Promise.all([informer.stop(), deps.policyInformer.stop(), deps.nodeInformer.stop()]);
+    },
+    synced: () => informer.synced() && deps.policyInformer.synced() && deps.nodeInformer.synced(),
     async ensureApp(app, spec) {
-      const key = `${spec.port}/${spec.egress}`;
-      if (policies.get(app) === key) return;
-      const policy = buildAppNetworkPolicy({
-        namespace: deps.namespace,
-        app,
-        port: spec.port,
-        egress: spec.egress,
-        orchestrator: deps.orchestrator,
-        clusterCidrs: deps.clusterCidrs,
-      });
-      await api.applyNetworkPolicy(policy);
-      policies.set(app, key);
+      apps.set(app, spec);
+      await keeper.ensure(app, policyOf(app, spec));
     },
     async removeApp(app) {
+      apps.delete(app);
+      keeper.forget(app);
       await api.deleteNetworkPolicy(appNetworkPolicyName(app));
-      policies.delete(app);
     },
     async start(request) {
       const pod = buildInstancePod({

@@ -1,9 +1,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { NotReadyError } from '@sandbox/sandbox-local';
+import { InstanceCapacityError, NotReadyError } from '@sandbox/sandbox-local';
 import type { DiscoveredInstance, SandboxDriver } from '@sandbox/sandbox-local';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
 import { createLocalRuntime, localInstanceSpec } from './local-runtime';
-import { InstanceNotReadyError } from './runtime-driver';
+import { InstanceNotReadyError, InsufficientCapacityError } from './runtime-driver';
 
 const request = (overrides: Record<string, unknown> = {}) => ({
   instanceId: 'abcde12345',
@@ -107,6 +107,14 @@ describe('the local runtime', () => {
     expect(driver.watchIsolation).toHaveBeenCalledWith({ intervalMs: 500, onDrift });
     await runtime.close();
     expect(stopWatch).toHaveBeenCalledTimes(1);
+  });
+
+  it('maps the driver refusing an instance for lack of host capacity to a capacity error with its message', async () => {
+    const refusal = new InstanceCapacityError({ cpus: 2, memoryMb: 256 }, { cpus: 0.5, memoryMb: 1024 });
+    const runtime = createLocalRuntime(fakeDriver({ start: jest.fn(async () => Promise.reject(refusal)) }));
+    const started = runtime.start(request());
+    await expect(started).rejects.toBeInstanceOf(InsufficientCapacityError);
+    await expect(started).rejects.toThrow('requests 2 CPUs and 256 MiB, 0.5 CPUs and 1024 MiB are left');
   });
 
   it('answers undefined logs for an instance that does not exist', async () => {

@@ -1,9 +1,9 @@
 import { cpuToMillicores, memoryToBytes } from '@sandbox/protocol';
 import type { AppSpec } from '@sandbox/protocol';
-import { NotReadyError } from '@sandbox/sandbox-local';
+import { InstanceCapacityError, NotReadyError } from '@sandbox/sandbox-local';
 import type { InstanceSpecInput, IsolationDrift, SandboxDriver } from '@sandbox/sandbox-local';
 import type { RuntimeDriver, StartRequest } from './runtime-driver';
-import { InstanceNotReadyError } from './runtime-driver';
+import { InstanceNotReadyError, InsufficientCapacityError } from './runtime-driver';
 
 const MIB = 2 ** 20;
 
@@ -64,8 +64,13 @@ export function createLocalRuntime(driver: SandboxDriver, options: LocalRuntimeO
     ensureApp: async () => undefined,
     removeApp: async () => undefined,
     async start(request) {
-      const started = await driver.start(localInstanceSpec(request));
-      return { url: started.url };
+      try {
+        const started = await driver.start(localInstanceSpec(request));
+        return { url: started.url };
+      } catch (error) {
+        if (error instanceof InstanceCapacityError) throw new InsufficientCapacityError(error.message);
+        throw error;
+      }
     },
     async waitForReady(instance, spec: AppSpec, options) {
       const { address, port } = target(instance.url);

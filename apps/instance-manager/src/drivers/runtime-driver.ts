@@ -36,6 +36,11 @@ export class InstanceNotReadyError extends Error {
   }
 }
 
+/** The runtime has not enough CPU or memory left for the instance; nothing was created. */
+export class InsufficientCapacityError extends Error {
+  override readonly name = 'InsufficientCapacityError';
+}
+
 /**
  * A runtime that runs instances (the local gVisor driver or Kubernetes). Every method is idempotent
  * and safe after a restart: the driver keeps no state the host or cluster does not also hold.

@@ -3,6 +3,7 @@ import type { AppResource, InstanceCounts } from '@sandbox/protocol';
 import { NotFoundError, validate } from '@sandbox/service-kit';
 import { Router } from 'express';
 import type { Clock } from '../clock';
+import { lastStartFailure } from '../domain/start-failure';
 import type { AppStore, StoredApp } from '../store/app-store';
 import type { InstanceStore } from '../store/instance-store';
 import { redisUnavailableAs503, validateParts } from './validate-parts';
@@ -16,13 +17,18 @@ export interface AppsRouteDeps {
   reconcile(app: string): void;
 }
 
-async function countInstances(store: InstanceStore, app: string): Promise<InstanceCounts> {
+type Records = Awaited<ReturnType<InstanceStore['listGone']>>;
+
+function countInstances(live: Records): InstanceCounts {
   const counts: InstanceCounts = { starting: 0, ready: 0, taken: 0, withdrawing: 0 };
-  for (const { record } of await store.listLive(app)) if (record.state !== 'gone') counts[record.state] += 1;
+  for (const { record } of live) if (record.state !== 'gone') counts[record.state] += 1;
   return counts;
 }
 
-async function toResource(app: StoredApp, store: InstanceStore): Promise<AppResource> {
+async function toResource(app: StoredApp, store: InstanceStore, gone?: Records): Promise<AppResource> {
+  const live = await store.listLive(app.name);
+  const records = [...(gone ?? (await store.listGone())), ...live].map((entry) => entry.record);
+  const failure = lastStartFailure(app.name, records);
   return {
     name: app.name,
     spec: app.spec,
@@ -30,8 +36,9 @@ async function toResource(app: StoredApp, store: InstanceStore): Promise<AppReso
     status: app.status,
     createdAt: new Date(app.createdAt).toISOString(),
     updatedAt: new Date(app.updatedAt).toISOString(),
-    instances: await countInstances(store, app.name),
+    instances: countInstances(live),
     ...(app.registrationRefusals.length > 0 ? { registrationRefusals: app.registrationRefusals } : {}),
+    ...(failure ? { lastStartFailure: failure } : {}),
   };
 }
 
@@ -54,8 +61,8 @@ export function appsRouter(deps: AppsRouteDeps): Router {
     res.status(result === 'created' ? 201 : 200).json(await toResource(await load(name), deps.store));
   });
   router.get('/v1/apps', async (_req, res) => {
-    const apps = await deps.apps.list();
-    res.json({ apps: await Promise.all(apps.map((app) => toResource(app, deps.store))) });
+    const [apps, gone] = await Promise.all([deps.apps.list(), deps.store.listGone()]);
+    res.json({ apps: await Promise.all(apps.map((app) => toResource(app, deps.store, gone))) });
   });
   router.get('/v1/apps/:app', async (req, res) => {
     const { app: name } = validate(AppPathSchema, req.params, 'path');

@@ -19,6 +19,8 @@ export class FakeHost {
   readonly neverReady = new Set<string>();
   /** Make every start fail. */
   failStarts = false;
+  /** When set, every start fails with this error (a driver's typed refusal). */
+  startError: Error | undefined;
   /** Report URLs Node would refuse. */
   badUrls = false;
   private nextAddress = 2;
@@ -47,6 +49,7 @@ export class FakeHost {
       ensureApp: async () => undefined,
       removeApp: async () => undefined,
       start: async (request) => {
+        if (this.startError) throw this.startError;
         if (this.failStarts) throw new Error('image not found');
         const slot = this.nextAddress++;
         const url = this.badUrls

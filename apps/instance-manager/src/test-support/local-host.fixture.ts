@@ -1,5 +1,6 @@
+import { randomInt } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
-import { createLocalDriver, ensureExampleAppImage, runCommand } from '@sandbox/sandbox-local';
+import { createLocalDriver, ensureExampleAppImage, hostResources, runCommand } from '@sandbox/sandbox-local';
 import type { SandboxDriver } from '@sandbox/sandbox-local';
 import { pino } from 'pino';
 import type { AppSpecInput } from '@sandbox/protocol';
@@ -25,6 +26,15 @@ export function exampleAppSpec(
   };
 }
 
+/**
+ * A name prefix and instance subnet for one run of a root test: two engineers (or CI and an engineer)
+ * running the same file at once on one machine must not share namespaces, chains or addresses.
+ */
+export function uniqueLocalHost(base: string): { prefix: string; subnet: string } {
+  const letter = () => String.fromCharCode(97 + randomInt(26));
+  return { prefix: `${base}${letter()}${letter()}`, subnet: `10.231.${randomInt(256)}.0/24` };
+}
+
 /** The real local driver with the runtime production would choose, under a test prefix and subnet. */
 export async function testLocalDriver(
   prefix: string,
@@ -33,7 +43,10 @@ export async function testLocalDriver(
 ): Promise<SandboxDriver> {
   const logger = pino({ level: 'silent' });
   const runtime = await chooseLocalRuntime('auto', false, { logger });
-  return createLocalDriver({ logger, prefix, subnet, hostPorts, ...runtime });
+  // These tests keep many idle example apps at once on small (two-core) machines: they lift the CPU
+  // capacity on purpose. The refusal beyond capacity is tested in libs/sandbox-local.
+  const capacity = { cpus: 64, memoryMb: hostResources().memoryMb };
+  return createLocalDriver({ logger, prefix, subnet, hostPorts, capacity, ...runtime });
 }
 
 /** Host objects carrying the prefix, found with plain commands (not through the driver). */

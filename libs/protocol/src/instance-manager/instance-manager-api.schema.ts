@@ -102,6 +102,15 @@ export const RegistrationRefusalSchema = z.strictObject({
 });
 export type RegistrationRefusal = z.infer<typeof RegistrationRefusalSchema>;
 
+/** The latest instance of an app that failed to start, while none has become ready since. */
+export const StartFailureSchema = z.strictObject({
+  instanceId: InstanceIdSchema,
+  /** Why, in fixed text (the host has not enough capacity left, the health check timed out, ...). */
+  reason: ReasonSchema,
+  at: TimestampSchema,
+});
+export type StartFailure = z.infer<typeof StartFailureSchema>;
+
 /** One app as `GET /v1/apps/{app}` shows it: the stored spec (defaults applied) and its instances. */
 export const AppResourceSchema = z.strictObject({
   name: AppNameSchema,
@@ -113,6 +122,9 @@ export const AppResourceSchema = z.strictObject({
   instances: InstanceCountsSchema,
   /** Node's latest refusals of the app's instances (newest first, at most 16); absent when none. */
   registrationRefusals: z.array(RegistrationRefusalSchema).optional(),
+
+  /** Present while the app's instances fail to start: the latest failure and its reason. */
+  lastStartFailure: StartFailureSchema.optional(),
 });
 export type AppResource = z.infer<typeof AppResourceSchema>;
 

@@ -8,9 +8,9 @@ export const EXAMPLE_ENTRY = EXAMPLE_APP.entryFile;
 /** Builds (or finds) the example app's image and returns its tag. */
 export const exampleImage = (): Promise<string> => ensureExampleAppImage();
 
-/** A spec of the example app with small limits. */
+/** A spec of the example app with small limits (half a CPU, so several fit on a two-core host). */
 export function exampleSpec(image: string, overrides: Partial<InstanceSpecInput> = {}): InstanceSpecInput {
-  return { image, port: 8080, resources: { cpus: 1, memoryMb: 256 }, ...overrides };
+  return { image, port: 8080, resources: { cpus: 0.5, memoryMb: 256 }, ...overrides };
 }
 
 /** A logger for tests: errors only. */

@@ -49,3 +49,54 @@ export async function probeFromInstance(
 export async function evalInInstance(container: string, script: string): Promise<string> {
   return (await runCommand('podman', ['exec', container, IMAGE_NODE_PATH, '-e', script])).stdout;
 }
+
+// Inside the sandbox: one UDP datagram to host:port (IPv4 or IPv6), then wait for any reply.
+const UDP_PROBE_SCRIPT = `
+const dgram = require('node:dgram');
+const [host, port, timeout] = process.argv.slice(1);
+const socket = dgram.createSocket(host.includes(':') ? 'udp6' : 'udp4');
+const done = (result, detail) => { process.stdout.write(JSON.stringify({ result, detail })); process.exit(0); };
+socket.on('error', (error) => done('error', error.code));
+socket.on('message', (message) => done('connected', message.toString().trim()));
+socket.send('probe', Number(port), host, (error) => { if (error) done('error', error.code); });
+setTimeout(() => done('timeout'), Number(timeout));
+`;
+
+/** Sends a UDP datagram from inside the instance's sandbox; `connected` means a reply came back. */
+export async function probeUdpFromInstance(
+  container: string,
+  host: string,
+  port: number,
+  timeoutMs = 1500,
+): Promise<ProbeOutcome> {
+  const { stdout } = await runCommand(
+    'podman',
+    ['exec', container, IMAGE_NODE_PATH, '-e', UDP_PROBE_SCRIPT, host, String(port), String(timeoutMs)],
+    { timeoutMs: timeoutMs + 15_000 },
+  );
+  return JSON.parse(stdout) as ProbeOutcome;
+}
+
+// Inside the sandbox: resolve a name with the sandbox's own resolver configuration.
+const DNS_PROBE_SCRIPT = `
+const dns = require('node:dns');
+const resolver = new dns.promises.Resolver({ timeout: Number(process.argv[2]), tries: 1 });
+resolver.resolve4(process.argv[1]).then(
+  (addresses) => process.stdout.write(JSON.stringify({ result: 'connected', detail: addresses.join(',') })),
+  (error) => process.stdout.write(JSON.stringify({ result: 'error', detail: error.code })),
+);
+`;
+
+/** Resolves a name from inside the instance's sandbox as the app would (its /etc/resolv.conf). */
+export async function resolveFromInstance(
+  container: string,
+  name: string,
+  timeoutMs = 1500,
+): Promise<ProbeOutcome> {
+  const { stdout } = await runCommand(
+    'podman',
+    ['exec', container, IMAGE_NODE_PATH, '-e', DNS_PROBE_SCRIPT, name, String(timeoutMs)],
+    { timeoutMs: timeoutMs + 15_000 },
+  );
+  return JSON.parse(stdout) as ProbeOutcome;
+}

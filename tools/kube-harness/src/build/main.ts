@@ -1,5 +1,7 @@
-// Builds (or finds in the cache) kube-apiserver, etcd and kustomize for the test harness, so CI can
-// pay for the build before `npm test`:  node --import tsx tools/kube-harness/src/build/main.ts
+// Builds (or finds in the cache) kube-apiserver, etcd and kustomize for the test harness, and the
+// local node's programs (crictl, pause), so CI can pay for the build before `npm test`:
+//   node --import tsx tools/kube-harness/src/build/main.ts
+import { ensureNodeBinaries } from '../local-node/ensure-node-binaries';
 import { ensureKubeBinaries } from './ensure-kube-binaries';
 import { goToolchain } from './go-toolchain';
 
@@ -18,6 +20,13 @@ async function main(): Promise<number> {
   );
   process.stdout.write(`kube-harness: ${binaries.built ? 'built' : 'cached'} in ${binaries.dir}\n`);
   process.stdout.write(`kube_harness_${binaries.built ? 'build' : 'cache_check'}: ${seconds} s\n`);
+  const nodeStarted = Date.now();
+  const node = await ensureNodeBinaries();
+  const nodeSeconds = ((Date.now() - nodeStarted) / 1_000).toFixed(1);
+  process.stdout.write(
+    `kube-harness: local node programs ${node.built ? 'built' : 'cached'} in ${node.dir}\n`,
+  );
+  process.stdout.write(`kube_node_${node.built ? 'build' : 'cache_check'}: ${nodeSeconds} s\n`);
   return 0;
 }
 

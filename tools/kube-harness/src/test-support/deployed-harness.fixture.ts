@@ -47,9 +47,19 @@ export async function startDeployedHarness(): Promise<DeployedHarness> {
  */
 export async function policyInForce(admin: KubeConfig): Promise<void> {
   const core = admin.makeApiClient(CoreV1Api);
+  // Pod Security (restricted) admits it, so the refusal can only come from the policy (no runtime class).
   const probe = {
     metadata: { name: 'policy-probe' },
-    spec: { containers: [{ name: 'probe', image: 'probe' }] },
+    spec: {
+      securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+      containers: [
+        {
+          name: 'probe',
+          image: 'probe',
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+        },
+      ],
+    },
   };
   await waitFor(
     async () => {

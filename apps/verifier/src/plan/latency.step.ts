@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import type { LatencyResultSchema } from '@sandbox/protocol';
+import { targetPathFault, unexpectedStatus } from '../run/faults';
+import { requestSignal, type StepContext } from './plan';
+
+export type LatencyResult = z.infer<typeof LatencyResultSchema>;
+
+/** Nearest-rank percentile of sorted samples. */
+export function percentile(sorted: readonly number[], fraction: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[index] ?? 0;
+}
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/** min, median, p95 and jitter (mean absolute difference of consecutive samples) in ms. */
+export function latencyStats(samples: readonly number[]): LatencyResult {
+  const sorted = [...samples].sort((a, b) => a - b);
+  let jitter = 0;
+  for (let index = 1; index < samples.length; index += 1)
+    jitter += Math.abs((samples[index] ?? 0) - (samples[index - 1] ?? 0));
+  return {
+    samples: samples.length,
+    minMs: round3(sorted[0] ?? 0),
+    medianMs: round3(percentile(sorted, 0.5)),
+    p95Ms: round3(percentile(sorted, 0.95)),
+    jitterMs: round3(samples.length > 1 ? jitter / (samples.length - 1) : 0),
+  };
+}
+
+/** One untimed probe opens the connection; then `latencyProbes` zero-work echoes, one at a time. */
+export async function measureLatency(context: StepContext): Promise<LatencyResult> {
+  const samples: number[] = [];
+  for (let probe = -1; probe < context.plan.latencyProbes; probe += 1) {
+    context.reliability.request();
+    const started = context.now();
+    let reply: Response;
+    try {
+      reply = await fetch(`${context.appUrl}/v1/echo`, { signal: requestSignal(context) });
+      await reply.arrayBuffer();
+    } catch (error) {
+      const fault = targetPathFault('latency', error);
+      if (fault.failureKind) context.reliability.fail(fault.failureKind);
+      throw fault;
+    }
+    const elapsed = context.now() - started;
+    if (reply.status !== 204) {
+      const fault = unexpectedStatus('latency', reply.status);
+      context.reliability.fail(fault.failureKind ?? 'other');
+      throw fault;
+    }
+    if (probe >= 0) samples.push(elapsed);
+  }
+  return latencyStats(samples);
+}

@@ -1,0 +1,28 @@
+import type { RunEvaluation } from '@sandbox/protocol';
+import type { DiscoveredRunner } from '../node/discovery';
+import type { HashRateResult } from '../plan/hash.step';
+import type { LatencyResult } from '../plan/latency.step';
+import type { ThroughputResult } from '../plan/throughput';
+import type { RunFault } from './faults';
+import type { ReliabilityCounter } from './reliability';
+
+/** The results of the steps that finished (null for those that did not run or failed). */
+export interface Measurements {
+  latency: LatencyResult | null;
+  download: ThroughputResult | null;
+  upload: ThroughputResult | null;
+  hashRate: HashRateResult | null;
+}
+
+/** What one run observed, before it becomes a report. Holds no secret (only the seed's commitment). */
+export interface RunRecord {
+  job: RunEvaluation;
+  startedAt: number;
+  finishedAt: number;
+  runner: DiscoveredRunner | undefined;
+  sessionId: string | null;
+  seedCommitment: string;
+  results: Measurements;
+  reliability: ReliabilityCounter;
+  fault: RunFault | undefined;
+}

@@ -1,0 +1,2 @@
+export * from './hash-share';
+export * from './keystream';

@@ -1,0 +1,3 @@
+export * from './canonical-json';
+export * from './report-signing';
+export * from './challenges';

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { AppNameSchema, EvaluationIdSchema, RunnerIdSchema, SessionIdSchema } from '../common/ids.schema';
+import { TimestampSchema } from '../common/fields.schema';
+import { EvaluationTargetSchema, EvaluationTriggerSchema } from '../queues/evaluations.queue';
+import { AttributionSchema } from './evaluation-report.schema';
+
+/** Body of `POST /v1/evaluations`: run one evaluation now. */
+export const CreateEvaluationRequestSchema = z.strictObject({ target: EvaluationTargetSchema });
+export type CreateEvaluationRequest = z.infer<typeof CreateEvaluationRequestSchema>;
+
+/** 202 body of `POST /v1/evaluations`. */
+export const CreateEvaluationResponseSchema = z.strictObject({
+  evaluationId: EvaluationIdSchema,
+  requestedAt: TimestampSchema,
+});
+export type CreateEvaluationResponse = z.infer<typeof CreateEvaluationResponseSchema>;
+
+/** One attempt on a target, whatever its outcome (platform failures included). */
+export const EvaluationAttemptSchema = z.strictObject({
+  evaluationId: EvaluationIdSchema,
+  trigger: EvaluationTriggerSchema,
+  finishedAt: TimestampSchema,
+  status: z.enum(['pass', 'fail']),
+  attribution: AttributionSchema,
+  reasonCode: z.string().min(1).max(64),
+  sessionId: SessionIdSchema.nullable(),
+  /** The signed report of the attempt; absent when none could be written (a verifier crash). */
+  reportId: EvaluationIdSchema.nullable(),
+});
+export type EvaluationAttempt = z.infer<typeof EvaluationAttemptSchema>;
+
+/**
+ * The result a target is judged by now. `pass`: a passing report that has not expired; `fail`: the
+ * latest target failure; `unknown`: the latest attempt could not be attributed; `expired`: the last
+ * result's `validUntil` is past. A platform failure never changes it (and never extends `validUntil`):
+ * `carriedForward` says a later attempt failed on the platform while this result stayed current.
+ */
+export const CurrentResultSchema = z.strictObject({
+  state: z.enum(['pass', 'fail', 'unknown', 'expired']),
+  reportId: EvaluationIdSchema,
+  attribution: AttributionSchema,
+  reasonCode: z.string().min(1).max(64),
+  finishedAt: TimestampSchema,
+  validUntil: TimestampSchema,
+  carriedForward: z.boolean(),
+});
+export type CurrentResult = z.infer<typeof CurrentResultSchema>;
+
+/** `GET /v1/targets/{runnerId}`. */
+export const TargetStatusSchema = z.strictObject({
+  runnerId: RunnerIdSchema,
+  app: AppNameSchema,
+  current: CurrentResultSchema.nullable(),
+  /** Newest first, bounded. */
+  attempts: z.array(EvaluationAttemptSchema),
+});
+export type TargetStatus = z.infer<typeof TargetStatusSchema>;
+
+/** `GET /v1/targets`: every target evaluated so far, without attempt history. */
+export const TargetListResponseSchema = z.strictObject({
+  targets: z.array(TargetStatusSchema.omit({ attempts: true })),
+});
+export type TargetListResponse = z.infer<typeof TargetListResponseSchema>;
