@@ -5,7 +5,7 @@
 # Usage: deploy/create-secrets.sh [service...]   (the services with API tokens; defaults below)
 set -eu
 NS=sandbox-system
-SERVICES=${*:-instance-manager adapter redemption-handoff dashboard drain-controller}
+SERVICES=${*:-instance-manager adapter redemption-handoff dashboard drain-controller verifier}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 chmod 700 "$dir"
@@ -34,6 +34,8 @@ create() {
 create adapter-bootstrap secret
 create handoff-intake secret
 create redeemer-credential secret
+create verifier-signer secret
+create verifier-signing-key secret
 for service in $SERVICES; do create "$service-api-tokens" admin read; done
 
 if exists redis-auth; then

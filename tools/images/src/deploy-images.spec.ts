@@ -64,7 +64,7 @@ describeWithGo('the images deploy/ names', () => {
       expect(
         pinned.filter((image) => OURS.test(image)).every((image) => image.endsWith(':0123456789abcdef')),
       ).toBe(true);
-      expect(pinned.filter((image) => OURS.test(image))).toHaveLength(7);
+      expect(pinned.filter((image) => OURS.test(image))).toHaveLength(8);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

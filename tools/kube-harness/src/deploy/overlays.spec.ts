@@ -27,6 +27,7 @@ const SECRETS: Record<string, string[]> = {
   ],
   dashboard: ['dashboard-api-tokens', 'redis-auth'],
   'drain-controller': ['drain-controller-api-tokens', 'redis-auth'],
+  verifier: ['redis-auth', 'verifier-api-tokens', 'verifier-signer', 'verifier-signing-key'],
   'livepeer-node': ['adapter-bootstrap', 'handoff-intake'],
   redis: ['redis-auth'],
   'redeemer-sim': ['redeemer-credential'],
