@@ -21,3 +21,6 @@ export { measureRequestsPerSecond } from './test-support/http-load.fixture';
 export type { LoadOptions } from './test-support/http-load.fixture';
 export * from './images/example-app-image';
 export * from './images/eval-responder-image';
+export type { ImageArchive, ImageRuntimeConfig } from './images/image-archive';
+export { directoryAssets } from './images/rootfs-layout';
+export type { RootfsFile } from './images/rootfs-layout';

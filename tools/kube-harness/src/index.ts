@@ -18,6 +18,7 @@ export {
 export * from './manifests/manifests';
 export { startDeployedHarness, DEPLOY, type DeployedHarness } from './test-support/deployed-harness.fixture';
 export { startFreezableProxy, type FreezableProxy } from './test-support/freezable-proxy.fixture';
+export * from './manifests/workloads';
 export * from './local-node/local-node';
 export { GVISOR_HANDLER, GVISOR_RUNTIME_TYPE, type NodeLayout } from './local-node/node-config';
 export * from './local-node/ensure-node-binaries';

@@ -5,7 +5,19 @@ import type { Logger } from 'pino';
 import type { CommandRunner } from '../command-runner';
 import { runCommand } from '../command-runner';
 import { resolveNodeBinary, sharedLibraries } from './node-runtime';
-import { IMAGE_APP_PATH, IMAGE_NODE_PATH, layoutDigest, nodeAppLayout, writeLayout } from './rootfs-layout';
+import { writeImageArchive, type ImageArchive, type ImageRuntimeConfig } from './image-archive';
+import {
+  IMAGE_APP_PATH,
+  IMAGE_NODE_PATH,
+  layoutDigest,
+  nodeAppLayout,
+  writeLayout,
+  type RootfsFile,
+  type RootfsLayout,
+} from './rootfs-layout';
+
+/** The unprivileged user (nobody) every image runs as. */
+export const IMAGE_USER = '65534:65534';
 
 /** Options of {@link ensureNodeAppImage}. */
 export interface NodeAppImageOptions {
@@ -15,6 +27,8 @@ export interface NodeAppImageOptions {
   entryFile: string;
   /** Port the app listens on, set as `PORT` and exposed. @defaultValue 8080 */
   port?: number;
+  /** Extra read-only files, such as a UI's static assets. @defaultValue [] */
+  assets?: readonly RootfsFile[];
   /** Extra image environment (plain values). @defaultValue {} */
   env?: Record<string, string>;
   /** Node 24 binary to copy in. @defaultValue the running Node (`process.execPath`) */
@@ -33,6 +47,14 @@ export interface NodeAppImage {
   created: boolean;
 }
 
+/**
+ * ES module bundles have no `require`; CommonJS packages bundled in call it for Node's built-in
+ * modules (and some resolve their own files with `require.resolve`), so every bundle gets one.
+ */
+const REQUIRE_BANNER =
+  "import { createRequire as __sandboxCreateRequire } from 'node:module';\n" +
+  'const require = __sandboxCreateRequire(import.meta.url);';
+
 /** Bundles an app's entry file into one ES module for Node 24 (what images run). */
 export async function bundleNodeApp(entryFile: string): Promise<string> {
   // Loaded on demand: only image builds (development and tests) need esbuild.
@@ -46,23 +68,88 @@ export async function bundleNodeApp(entryFile: string): Promise<string> {
     write: false,
     logLevel: 'silent',
     legalComments: 'none',
+    banner: { js: REQUIRE_BANNER },
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error(`esbuild produced no output for ${entryFile}`);
   return output.text;
 }
 
-function imageChanges(options: NodeAppImageOptions, port: number, contentHash: string): string[] {
-  const env = { PORT: String(port), HOST: '0.0.0.0', ...options.env };
+function runtimeConfig(options: NodeAppImageOptions, port: number, contentHash: string): ImageRuntimeConfig {
+  return {
+    cmd: [IMAGE_NODE_PATH, IMAGE_APP_PATH],
+    env: { PORT: String(port), HOST: '0.0.0.0', ...options.env },
+    workingDir: '/app',
+    user: IMAGE_USER,
+    exposedPort: port,
+    labels: { 'sandbox.image.name': options.name, 'sandbox.image.content-hash': contentHash },
+  };
+}
+
+function podmanChanges(config: ImageRuntimeConfig): string[] {
   return [
-    `CMD ${JSON.stringify([IMAGE_NODE_PATH, IMAGE_APP_PATH])}`,
-    ...Object.entries(env).map(([key, value]) => `ENV ${key}=${value}`),
-    'WORKDIR /app',
-    'USER 65534:65534',
-    `EXPOSE ${port}/tcp`,
-    `LABEL sandbox.image.name=${options.name}`,
-    `LABEL sandbox.image.content-hash=${contentHash}`,
+    `CMD ${JSON.stringify(config.cmd)}`,
+    ...Object.entries(config.env).map(([key, value]) => `ENV ${key}=${value}`),
+    `WORKDIR ${config.workingDir}`,
+    `USER ${config.user}`,
+    `EXPOSE ${config.exposedPort}/tcp`,
+    ...Object.entries(config.labels).map(([key, value]) => `LABEL ${key}=${value}`),
   ];
+}
+
+/** An image's files, config and content-hash tag, before anything is written. */
+export interface PreparedNodeAppImage {
+  tag: string;
+  contentHash: string;
+  layout: RootfsLayout;
+  config: ImageRuntimeConfig;
+}
+
+/** Bundles the app and lays out its image; the tag follows every file, mode and config value. */
+export async function prepareNodeAppImage(options: NodeAppImageOptions): Promise<PreparedNodeAppImage> {
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(options.name))
+    throw new Error('image name must be lowercase letters, digits and dashes');
+  const run = options.run ?? runCommand;
+  const port = options.port ?? 8080;
+  const nodeBinary = await resolveNodeBinary(run, options.nodeBinary ?? process.execPath);
+  const layout = nodeAppLayout({
+    nodeBinary,
+    libraries: await sharedLibraries(run, nodeBinary),
+    appBundle: await bundleNodeApp(options.entryFile),
+    assets: options.assets,
+  });
+  const configKey = JSON.stringify(runtimeConfig(options, port, ''));
+  const contentHash = await layoutDigest(layout, configKey);
+  const tag = `localhost/sandbox-${options.name}:${contentHash.slice(0, 16)}`;
+  return { tag, contentHash, layout, config: runtimeConfig(options, port, contentHash) };
+}
+
+/** Writes the layout into a fresh directory and hands it to `use`, removing it afterwards. */
+async function withRootfs<T>(layout: RootfsLayout, use: (root: string, workDir: string) => Promise<T>) {
+  const workDir = await mkdtemp(join(tmpdir(), 'sandbox-image-'));
+  try {
+    const root = join(workDir, 'rootfs');
+    await writeLayout(root, layout);
+    return await use(root, workDir);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds the image as one archive file (OCI image layout and `docker save` layout in one tar) that
+ * `docker load`, `podman load`, `ctr images import` and `k3d image import` accept.
+ */
+export async function exportNodeAppImage(
+  options: NodeAppImageOptions,
+  file: string,
+): Promise<PreparedNodeAppImage & { archive: ImageArchive }> {
+  const image = await prepareNodeAppImage(options);
+  const run = options.run ?? runCommand;
+  const archive = await withRootfs(image.layout, (rootDir) =>
+    writeImageArchive({ run, rootDir, reference: image.tag, config: image.config, file }),
+  );
+  return { ...image, archive };
 }
 
 /**
@@ -71,40 +158,18 @@ function imageChanges(options: NodeAppImageOptions, port: number, contentHash: s
  * a content hash, so an unchanged app is not rebuilt: the call returns at once when the tag exists.
  */
 export async function ensureNodeAppImage(options: NodeAppImageOptions): Promise<NodeAppImage> {
-  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(options.name))
-    throw new Error('image name must be lowercase letters, digits and dashes');
   const run = options.run ?? runCommand;
   const podman = options.podmanPath ?? 'podman';
-  const port = options.port ?? 8080;
-  const nodeBinary = await resolveNodeBinary(run, options.nodeBinary ?? process.execPath);
-  const layout = nodeAppLayout({
-    nodeBinary,
-    libraries: await sharedLibraries(run, nodeBinary),
-    appBundle: await bundleNodeApp(options.entryFile),
-  });
-  const configKey = JSON.stringify(imageChanges(options, port, ''));
-  const contentHash = await layoutDigest(layout, configKey);
-  const tag = `localhost/sandbox-${options.name}:${contentHash.slice(0, 16)}`;
+  const { tag, contentHash, layout, config } = await prepareNodeAppImage(options);
   const exists = await run(podman, ['image', 'exists', tag], { allowFailure: true });
   if (exists.exitCode === 0) return { tag, contentHash, created: false };
-
-  const workDir = await mkdtemp(join(tmpdir(), 'sandbox-image-'));
-  try {
-    const root = join(workDir, 'rootfs');
-    await writeLayout(root, layout);
+  await withRootfs(layout, async (root, workDir) => {
     const tarFile = join(workDir, 'rootfs.tar');
-    await run(
-      'tar',
-      ['--create', '--file', tarFile, '--owner=0', '--group=0', '--numeric-owner', '--directory', root, '.'],
-      {
-        timeoutMs: 120_000,
-      },
-    );
-    const changes = imageChanges(options, port, contentHash).flatMap((change) => ['--change', change]);
+    const tarArgs = ['--create', '--file', tarFile, '--owner=0', '--group=0', '--numeric-owner'];
+    await run('tar', [...tarArgs, '--directory', root, '.'], { timeoutMs: 120_000 });
+    const changes = podmanChanges(config).flatMap((change) => ['--change', change]);
     await run(podman, ['import', '--quiet', ...changes, tarFile, tag], { timeoutMs: 300_000 });
-    options.logger?.info({ tag }, 'image imported');
-    return { tag, contentHash, created: true };
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
+  });
+  options.logger?.info({ tag }, 'image imported');
+  return { tag, contentHash, created: true };
 }

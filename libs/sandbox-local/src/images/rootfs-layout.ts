@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { chmod, copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join, posix, relative } from 'node:path';
 
 /** A file of the root filesystem: copied from `source` or written from `content`. */
 export interface RootfsFile {
@@ -42,12 +42,15 @@ export function nodeAppLayout(input: {
   nodeBinary: string;
   libraries: readonly string[];
   appBundle: string;
+  /** Extra read-only files (static assets the app serves). @defaultValue [] */
+  assets?: readonly RootfsFile[];
 }): RootfsLayout {
   return {
     files: [
       { path: IMAGE_NODE_PATH, mode: 0o755, source: input.nodeBinary },
       ...input.libraries.map((library) => ({ path: library, mode: 0o755, source: library })),
       { path: IMAGE_APP_PATH, mode: 0o644, content: input.appBundle },
+      ...(input.assets ?? []),
       { path: '/etc/passwd', mode: 0o644, content: PASSWD },
       { path: '/etc/group', mode: 0o644, content: GROUP },
       { path: '/etc/nsswitch.conf', mode: 0o644, content: NSSWITCH },
@@ -111,4 +114,20 @@ export async function writeLayout(root: string, layout: RootfsLayout): Promise<v
     else await writeFile(target, file.content ?? '');
     await chmod(target, file.mode);
   }
+}
+
+/**
+ * Every regular file under `sourceDir`, placed under `imageDir` in the image (mode 0644): how static
+ * assets such as a UI's bundle go in.
+ */
+export async function directoryAssets(sourceDir: string, imageDir: string): Promise<RootfsFile[]> {
+  const entries = await readdir(sourceDir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const source = join(entry.parentPath, entry.name);
+      const inside = relative(sourceDir, source).split('/').join(posix.sep);
+      return { path: posix.join(imageDir, inside), mode: 0o644, source };
+    })
+    .sort((a, b) => a.path.localeCompare(b.path));
 }

@@ -45,7 +45,7 @@ export async function startDeployedHarness(): Promise<DeployedHarness> {
  * The API server loads admission policies asynchronously (about a second after they are written):
  * waits until a dry-run of a pod breaking the policy is refused by it.
  */
-async function policyInForce(admin: KubeConfig): Promise<void> {
+export async function policyInForce(admin: KubeConfig): Promise<void> {
   const core = admin.makeApiClient(CoreV1Api);
   // Pod Security (restricted) admits it, so the refusal can only come from the policy (no runtime class).
   const probe = {

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { startKubeHarness, type KubeHarness } from '../control-plane/kube-harness';
+import { applyObjects, DEPLOY_DIR, renderKustomization } from '../manifests/manifests';
+import { mountedSecrets, overlayDir, workloads } from '../manifests/workloads';
+import { describeWithKube, HARNESS_START_TIMEOUT_MS } from '../test-support/describe-with-kube.fixture';
+
+const SCRIPT = join(DEPLOY_DIR, 'create-secrets.sh');
+const SYSTEM = 'sandbox-system';
+const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
+
+let harness: KubeHarness;
+let admin: KubeConfig;
+/** kubectl's HOME (its discovery cache), removed afterwards. */
+let home = '';
+
+function runScript(): { status: number | null; output: string } {
+  const result = spawnSync('sh', [SCRIPT], {
+    env: { PATH: process.env['PATH'], HOME: home, KUBECONFIG: harness.kubeconfigPath },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+async function secretData(): Promise<Record<string, Record<string, string>>> {
+  const list = await admin.makeApiClient(CoreV1Api).listNamespacedSecret({ namespace: SYSTEM });
+  return Object.fromEntries(
+    list.items.map((secret) => [
+      secret.metadata?.name ?? '',
+      Object.fromEntries(
+        Object.entries(secret.data ?? {}).map(([key, value]) => [
+          key,
+          Buffer.from(value, 'base64').toString(),
+        ]),
+      ),
+    ]),
+  );
+}
+
+(hasKubectl ? describeWithKube : describeWithKube.skip)('deploy/create-secrets.sh with kubectl', () => {
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'kubectl-home-'));
+    harness = await startKubeHarness();
+    admin = await harness.adminConfig();
+    const namespaces = (
+      await renderKustomization(harness.binaries.kustomize, join(DEPLOY_DIR, 'cluster'))
+    ).filter((object) => object.kind === 'Namespace');
+    await applyObjects(admin, namespaces);
+  }, HARNESS_START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await harness?.stop();
+    if (home) await rm(home, { recursive: true, force: true });
+  }, 60_000);
+
+  it('creates every Secret the overlays mount, with random values and a matching Redis password', async () => {
+    const run = runScript();
+    expect(run).toMatchObject({ status: 0 });
+    const data = await secretData();
+    for (const overlay of ['k3d', 'production'] as const) {
+      const objects = await renderKustomization(harness.binaries.kustomize, overlayDir(overlay));
+      const mounted = workloads(objects).flatMap((workload) => mountedSecrets(workload.template));
+      for (const name of mounted) expect(Object.keys(data)).toContain(name);
+    }
+    const password = data['redis-auth']?.['password'] ?? '';
+    expect(password).toMatch(/^[0-9a-f]{64}$/);
+    expect(data['redis-auth']?.['auth.conf']).toBe(`requirepass ${password}\n`);
+    expect(data['adapter-bootstrap']?.['secret']).not.toBe(data['handoff-intake']?.['secret']);
+    expect(Object.keys(data['adapter-api-tokens'] ?? {}).sort()).toEqual(['admin', 'read']);
+    // Values go through files, never the command line or the script's output.
+    expect(run.output).not.toContain(password);
+  });
+
+  it('keeps every existing Secret when it runs again', async () => {
+    const before = await secretData();
+    const run = runScript();
+    expect(run.status).toBe(0);
+    expect(run.output).toContain('secret/redis-auth exists, kept');
+    expect(await secretData()).toEqual(before);
+  });
+});

@@ -1,0 +1,158 @@
+import { beforeAll, expect, it } from '@jest/globals';
+import type { KubernetesObject, V1Container } from '@kubernetes/client-node';
+import { loadAllYaml } from '@kubernetes/client-node';
+import { ensureKubeBinaries } from '../build/ensure-kube-binaries';
+import { renderKustomization } from '../manifests/manifests';
+import {
+  containerEnv,
+  mountedSecrets,
+  OVERLAYS,
+  overlayDir,
+  workloads,
+  type Overlay,
+} from '../manifests/workloads';
+import { describeWithKube, HARNESS_START_TIMEOUT_MS } from '../test-support/describe-with-kube.fixture';
+
+const rendered = {} as Record<Overlay, KubernetesObject[]>;
+
+/** Who mounts which Secret: Node's bootstrap credential only the adapter (and Node, its owner). */
+const SECRETS: Record<string, string[]> = {
+  'instance-manager': ['instance-manager-api-tokens', 'redis-auth'],
+  adapter: ['adapter-api-tokens', 'adapter-bootstrap', 'redis-auth'],
+  'redemption-handoff': [
+    'handoff-intake',
+    'redeemer-credential',
+    'redemption-handoff-api-tokens',
+    'redis-auth',
+  ],
+  dashboard: ['dashboard-api-tokens', 'redis-auth'],
+  'drain-controller': ['drain-controller-api-tokens', 'redis-auth'],
+  verifier: ['redis-auth', 'verifier-api-tokens', 'verifier-signer', 'verifier-signing-key'],
+  'livepeer-node': ['adapter-bootstrap', 'handoff-intake'],
+  redis: ['redis-auth'],
+  'redeemer-sim': ['redeemer-credential'],
+};
+
+function find(overlay: Overlay, kind: string, name: string): KubernetesObject {
+  const found = rendered[overlay].find((object) => object.kind === kind && object.metadata?.name === name);
+  if (!found) throw new Error(`${overlay} renders no ${kind} ${name}`);
+  return found;
+}
+
+function hardened(container: V1Container): boolean {
+  const context = container.securityContext ?? {};
+  return (
+    context.readOnlyRootFilesystem === true &&
+    context.allowPrivilegeEscalation === false &&
+    JSON.stringify(context.capabilities?.drop) === '["ALL"]' &&
+    !context.capabilities?.add &&
+    context.privileged !== true
+  );
+}
+
+describeWithKube('deploy/ overlays, as kustomize renders them', () => {
+  beforeAll(async () => {
+    const { kustomize } = await ensureKubeBinaries();
+    for (const overlay of OVERLAYS)
+      rendered[overlay] = await renderKustomization(kustomize, overlayDir(overlay));
+  }, HARNESS_START_TIMEOUT_MS);
+
+  it.each(OVERLAYS)('%s: mounts each Secret only where the split says, and no wallet key', (overlay) => {
+    const mounts = Object.fromEntries(
+      workloads(rendered[overlay]).map((w) => [w.name, mountedSecrets(w.template)]),
+    );
+    const expected = Object.fromEntries(Object.entries(SECRETS).filter(([name]) => name in mounts));
+    expect(mounts).toEqual(expected);
+    expect(rendered[overlay].filter((object) => object.kind === 'Secret')).toEqual([]);
+  });
+
+  it.each(OVERLAYS)(
+    '%s: runs every container non-root, read-only, without privilege or capabilities',
+    (overlay) => {
+      for (const { name, template } of workloads(rendered[overlay])) {
+        const pod = template.spec;
+        expect({ name, runAsNonRoot: pod?.securityContext?.runAsNonRoot }).toEqual({
+          name,
+          runAsNonRoot: true,
+        });
+        expect(pod?.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
+        for (const container of pod?.containers ?? []) {
+          expect({ name, hardened: hardened(container) }).toEqual({ name, hardened: true });
+          expect(container.resources?.limits).toEqual(
+            expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }),
+          );
+          expect(container.resources?.requests).toBeDefined();
+          expect(container.livenessProbe).toBeDefined();
+          expect(container.readinessProbe).toBeDefined();
+        }
+      }
+    },
+  );
+
+  it.each(OVERLAYS)('%s: gives each service more grace than its own shutdown timeout', (overlay) => {
+    for (const workload of workloads(rendered[overlay])) {
+      const timeout = containerEnv(workload, 'SHUTDOWN_TIMEOUT_MS');
+      if (timeout === undefined) continue;
+      const grace = workload.template.spec?.terminationGracePeriodSeconds ?? 30;
+      expect({ name: workload.name, margin: grace * 1_000 - Number(timeout) >= 5_000 }).toEqual({
+        name: workload.name,
+        margin: true,
+      });
+      const probes = workload.template.spec?.containers[0];
+      expect(probes?.livenessProbe?.httpGet?.path).toBe('/healthz');
+      expect(probes?.readinessProbe?.httpGet?.path).toBe('/readyz');
+    }
+  });
+
+  it.each(OVERLAYS)('%s: runs services with their service account and the kubernetes driver', (overlay) => {
+    const accounts = new Set(
+      rendered[overlay].filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata?.name),
+    );
+    for (const { name, template } of workloads(rendered[overlay])) {
+      const account = template.spec?.serviceAccountName;
+      if (account !== undefined) expect(accounts.has(account)).toBe(true);
+      else
+        expect({ name, automount: template.spec?.automountServiceAccountToken }).toEqual({
+          name,
+          automount: false,
+        });
+    }
+    const manager = workloads(rendered[overlay]).find((w) => w.name === 'instance-manager');
+    expect(manager && containerEnv(manager, 'DRIVER')).toBe('kubernetes');
+    expect(find(overlay, 'Deployment', 'livepeer-node').metadata?.namespace).toBe('sandbox-system');
+  });
+
+  it.each(OVERLAYS)('%s: runs Redis durable (AOF fsync always, noeviction) behind a password', (overlay) => {
+    const config = (find(overlay, 'ConfigMap', 'redis-config') as { data: Record<string, string> }).data[
+      'redis.conf'
+    ];
+    expect(config).toMatch(/^appendonly yes$/m);
+    expect(config).toMatch(/^appendfsync always$/m);
+    expect(config).toMatch(/^maxmemory-policy noeviction$/m);
+    expect(config).toMatch(/^include \/run\/secrets\/redis\/auth\.conf$/m);
+    const redis = find(overlay, 'StatefulSet', 'redis') as { spec: { volumeClaimTemplates?: unknown[] } };
+    expect(redis.spec.volumeClaimTemplates).toHaveLength(1);
+  });
+
+  it.each(OVERLAYS)('%s: denies by default in both namespaces', (overlay) => {
+    const policies = rendered[overlay].filter((o) => o.kind === 'NetworkPolicy');
+    for (const namespace of ['sandbox-system', 'sandbox-apps']) {
+      const deny = policies.find(
+        (p) => p.metadata?.name === 'default-deny' && p.metadata.namespace === namespace,
+      );
+      expect((deny as { spec?: unknown } | undefined)?.spec).toEqual({
+        podSelector: {},
+        policyTypes: ['Ingress', 'Egress'],
+      });
+    }
+  });
+
+  it('ships the same alert rules as a rules file and as a PrometheusRule', () => {
+    const file = (find('production', 'ConfigMap', 'sandbox-alert-rules') as { data: Record<string, string> })
+      .data['sandbox-alerts.rules.yaml'];
+    const [parsed] = loadAllYaml(file ?? '') as { groups: unknown[] }[];
+    const rule = find('production', 'PrometheusRule', 'sandbox-runtime') as { spec: { groups: unknown[] } };
+    expect(rule.spec.groups).toEqual(parsed?.groups);
+    expect(JSON.stringify(parsed)).toContain('handoff_validity_window_used_max_ratio');
+  });
+});
