@@ -13,7 +13,14 @@ import {
   type FreezableProxy,
   type PodRunner,
 } from '@sandbox/kube-harness';
-import { createMemoryLogger, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import {
+  createMemoryLogger,
+  createTestAccess,
+  startRedis,
+  uniquePrefix,
+  waitFor,
+  type RedisFixture,
+} from '@sandbox/testing';
 import type { SandboxDriver } from '@sandbox/sandbox-local';
 import { pino } from 'pino';
 import { systemClock } from '../clock';
@@ -41,6 +48,7 @@ const SUBNET = '10.216.6.0/24';
 const SILENCE_MS = 3_000;
 const LONG = { timeoutMs: 60_000, intervalMs: 100 };
 const RELIST_LOG = 'informer silent; relisting';
+const access = createTestAccess();
 
 const runnable = process.getuid?.() === 0 && (await goToolchain()) !== undefined;
 if (!runnable) process.stderr.write('SKIPPED kubernetes driver: needs root and a Go toolchain\n');
@@ -124,6 +132,7 @@ describeKube('instance-manager kubernetes driver against a real kube-apiserver',
       KUBECONFIG_PATH: await writeKubeconfigVia(account, `https://127.0.0.1:${proxy.port}`, kubeconfig),
       KUBE_NAMESPACE: APPS,
       REDIS_URL: redis.url,
+      ...access.env,
     });
     const kube = connectKubernetesRuntime(config, driverLog.logger, systemClock, { silenceMs: SILENCE_MS });
     const settings = testSettings(uniquePrefix('imk'), uniquePrefix('q'), { readyTimeoutMs: 60_000 });
@@ -137,6 +146,7 @@ describeKube('instance-manager kubernetes driver against a real kube-apiserver',
   }, 30 * 60_000);
 
   afterAll(async () => {
+    access.cleanup();
     await manager?.stop();
     await adapter?.close();
     await runner?.stop();

@@ -60,7 +60,7 @@ describeWithKube('deploy/ policies for the system namespace and the apps default
       async () =>
         (
           await refusal([
-            { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'x' },
+            { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'attacker/x' },
           ]).catch(() => '')
         ).includes('sandbox-system-drain-patch'),
       { description: 'the system policies in force', timeoutMs: 30_000, intervalMs: 200 },
@@ -81,6 +81,14 @@ describeWithKube('deploy/ policies for the system namespace and the apps default
     ];
     const patched = await patchAs(restart);
     expect(patched.spec?.template.metadata?.annotations).toEqual({ 'sandbox-runtime/restarted-at': 'now' });
+  });
+
+  it('lets the drain controller upgrade the orchestrator to another tag of the same image', async () => {
+    const upgrade = [
+      { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'livepeer/go-livepeer:1.2.3' },
+    ];
+    const patched = await patchAs(upgrade);
+    expect(patched.spec?.template.spec?.containers[0]?.image).toBe('livepeer/go-livepeer:1.2.3');
   });
 
   it.each([
@@ -109,13 +117,21 @@ describeWithKube('deploy/ policies for the system namespace and the apps default
       ],
     ],
     [
-      'another image',
+      'an image of another repository',
       [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'attacker/image' }],
+    ],
+    [
+      'another environment',
+      [{ op: 'add', path: '/spec/template/spec/containers/0/env', value: [{ name: 'A', value: 'b' }] }],
     ],
     ['the host network', [{ op: 'add', path: '/spec/template/spec/hostNetwork', value: true }]],
     ['more replicas', [{ op: 'replace', path: '/spec/replicas', value: 3 }]],
   ])('refuses the drain controller a patch that adds %s', async (_what, patch) => {
-    expect(await refusal(patch)).toContain('the drain controller may only change the pod template');
+    // Privileged pods, host paths and host namespaces are refused by both policies; the API server
+    // reports whichever denial it evaluated first.
+    expect(await refusal(patch)).toMatch(
+      /the drain controller may only change the pod template|system pods must not/u,
+    );
   });
 
   it('denies all ingress and egress to every pod of the apps namespace that no app policy opens', async () => {
