@@ -1,9 +1,11 @@
 import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { drainsRouter, type DrainsRouterDeps } from './routes/drains.routes';
 import { openApiRouter } from './routes/openapi.routes';
 
 export interface DrainAppDeps extends DrainsRouterDeps {
+  /** The management API's access policy (reads: read or admin token; changes: admin token). */
+  access: RequestHandler;
   logger: ServiceLogger;
   health: Health;
   metrics: ServiceMetrics;
@@ -15,6 +17,7 @@ export function createApp(deps: DrainAppDeps): Express {
     logger: deps.logger,
     health: deps.health,
     metrics: deps.metrics,
+    access: deps.access,
     configure: (app) => {
       app.use(openApiRouter());
       app.use(drainsRouter(deps));

@@ -1,14 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import { DrainConfigSchema } from './config';
 
+const FILES = { ADMIN_TOKEN_FILE: '/a', READ_TOKEN_FILE: '/r', ADAPTER_TOKEN_FILE: '/t' };
+const paths = (env: Record<string, string>) =>
+  DrainConfigSchema.safeParse(env).error?.issues.map((issue) => issue.path.join('.'));
+
 describe('DrainConfigSchema', () => {
   it('defaults to port 7103, a 6 h window and a 30 s quiet period', () => {
-    const config = DrainConfigSchema.parse({ REPLACE_COMMAND: 'systemctl restart livepeer-node' });
+    const config = DrainConfigSchema.parse({ ...FILES, REPLACE_COMMAND: 'systemctl restart livepeer-node' });
     expect(config).toMatchObject({ PORT: 7103, DEFAULT_WINDOW: 21_600_000, DEFAULT_QUIET_PERIOD: 30_000 });
   });
 
   it('takes Go and ISO durations for the defaults', () => {
     const config = DrainConfigSchema.parse({
+      ...FILES,
       REPLACE_COMMAND: 'x',
       DEFAULT_WINDOW: 'PT2H',
       DEFAULT_QUIET_PERIOD: '0s',
@@ -16,10 +21,10 @@ describe('DrainConfigSchema', () => {
     expect(config).toMatchObject({ DEFAULT_WINDOW: 7_200_000, DEFAULT_QUIET_PERIOD: 0 });
   });
 
-  it('needs a command for the command driver and refuses a window over 12 h', () => {
-    const result = DrainConfigSchema.safeParse({ DEFAULT_WINDOW: '13h' });
-    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['DEFAULT_WINDOW']);
-    const missing = DrainConfigSchema.safeParse({});
-    expect(missing.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['REPLACE_COMMAND']);
+  it('needs the token files, a command for the command driver, and a window of at most 12 h', () => {
+    expect(paths({})).toEqual(['ADMIN_TOKEN_FILE', 'READ_TOKEN_FILE', 'ADAPTER_TOKEN_FILE']);
+    expect(paths({ ...FILES, REPLACE_COMMAND: 'x', DEFAULT_WINDOW: '13h' })).toEqual(['DEFAULT_WINDOW']);
+    expect(paths(FILES)).toEqual(['REPLACE_COMMAND']);
+    expect(paths({ ...FILES, ORCHESTRATOR_DRIVER: 'kubernetes' })).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { MAX_QUIET_PERIOD_MS, drainDurationSchema, DrainWindowSchema } from '@sandbox/protocol';
-import { baseEnvSchema, durationMsField } from '@sandbox/service-kit';
+import { baseEnvSchema, durationMsField, secretFilePathField } from '@sandbox/service-kit';
 import { z } from 'zod';
 
 export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
@@ -13,6 +13,8 @@ export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
 
     /** The adapter's API: where the sessions Node reports per runner are read. */
     ADAPTER_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:7102'),
+    /** File holding a token the adapter's API accepts for reads (its read token). Secret. */
+    ADAPTER_TOKEN_FILE: secretFilePathField(),
     /** Window of a drain that names none (Go or ISO 8601 duration, at most 12 h). */
     DEFAULT_WINDOW: DrainWindowSchema.default(6 * 3_600_000),
     /** Quiet period of a drain that names none. */

@@ -3,7 +3,7 @@
 // DRAIN_CRASH_DRAINS sets the number of drains (scripts/crash-soak.sh runs 200).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DrainRecord } from '@sandbox/protocol';
-import { findFreePort, startRedis, waitFor } from '@sandbox/testing';
+import { createTestAccess, findFreePort, startRedis, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from './__fixtures__/drain-world';
 import { DRAIN_MAIN, spawnChild, type Child } from './__fixtures__/processes';
 import { openSse, type SseClient } from './__fixtures__/sse-backend';
@@ -12,6 +12,7 @@ const DRAINS = Number(process.env.DRAIN_CRASH_DRAINS ?? 20);
 const BASE_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
 const INSTANCES = ['crash-i-1', 'crash-i-2'];
 const TERMINAL = ['done', 'aborted', 'failed'];
+const access = createTestAccess();
 
 let world: DrainWorld;
 let port: number;
@@ -39,6 +40,7 @@ const killController = async () => {
 const readDrain = async (id: string): Promise<DrainRecord | undefined> => {
   try {
     const response = await fetch(`${controllerUrl()}/v1/drains/${id}`, {
+      headers: access.headers('read'),
       signal: AbortSignal.timeout(2_000),
     });
     return response.ok ? ((await response.json()) as DrainRecord) : undefined;
@@ -83,7 +85,7 @@ async function crashingDrain(withSession: boolean): Promise<{ record: DrainRecor
   );
   const created = await fetch(`${controllerUrl()}/v1/drains`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...access.headers('admin') },
     body: JSON.stringify({
       window: '2s',
       quietPeriod: '0s',
@@ -107,7 +109,13 @@ async function crashingDrain(withSession: boolean): Promise<{ record: DrainRecor
 }
 
 beforeAll(async () => {
-  world = await startDrainWorld('drain-crash', { startRedis, findFreePort, waitFor, baseEnv: BASE_ENV });
+  world = await startDrainWorld('drain-crash', {
+    startRedis,
+    findFreePort,
+    waitFor,
+    baseEnv: BASE_ENV,
+    access,
+  });
   port = await findFreePort();
   await world.addInstances(INSTANCES);
   await waitFor(allRegistered, { description: 'every instance registered', timeoutMs: 30_000 });
@@ -117,6 +125,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await controller?.kill('SIGKILL');
   await world?.close();
+  access.cleanup();
 });
 
 describe('kill -9 of the drain-controller', () => {

@@ -4,7 +4,7 @@
 // Run: npm run bench -- drain-controller [--rounds=3]
 import { parseArgs } from 'node:util';
 import type { DrainRecord } from '@sandbox/protocol';
-import { findFreePort, startRedis, waitFor } from '@sandbox/testing';
+import { createTestAccess, findFreePort, startRedis, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from './__fixtures__/drain-world';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } }, strict: false });
@@ -13,6 +13,7 @@ const RUNNERS = 256;
 const HEARTBEAT_MS = 5_000;
 // The children get no inherited environment; the replace command names every program by its full path.
 const BASE_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp' };
+const access = createTestAccess();
 const ids = Array.from({ length: RUNNERS }, (_, index) => `bench-i-${index}`);
 
 const registeredSince = async (world: DrainWorld, since: number) => {
@@ -45,11 +46,14 @@ async function round(world: DrainWorld, url: string): Promise<{ toReplacing: num
   const { session_id: sessionId } = (await reserved.json()) as { session_id: string };
   const created = await fetch(`${url}/v1/drains`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...access.headers('admin') },
     body: JSON.stringify({ window: '1h', quietPeriod: '0s', reason: 'bench', target: { restart: true } }),
   });
   const { id } = (await created.json()) as DrainRecord;
-  const get = async () => (await (await fetch(`${url}/v1/drains/${id}`)).json()) as DrainRecord;
+  const get = async () =>
+    (await (
+      await fetch(`${url}/v1/drains/${id}`, { headers: access.headers('read') })
+    ).json()) as DrainRecord;
   await waitFor(async () => (await get()).sessions?.total === 1, {
     description: 'the session seen',
     timeoutMs: 60_000,
@@ -86,7 +90,7 @@ const summary = (name: string, samples: number[]) => {
 
 const world = await startDrainWorld(
   'drain-bench',
-  { startRedis, findFreePort, waitFor, baseEnv: BASE_ENV },
+  { startRedis, findFreePort, waitFor, baseEnv: BASE_ENV, access },
   { heartbeat: { interval: '5s', ttl: '30s' } },
 );
 try {
@@ -110,4 +114,5 @@ try {
   );
 } finally {
   await world.close();
+  access.cleanup();
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DrainRecord, ErrorBody } from '@sandbox/protocol';
-import { findFreePort, startRedis, waitFor } from '@sandbox/testing';
+import { createTestAccess, findFreePort, startRedis, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld, type RunningController } from './__fixtures__/drain-world';
 import { openSse, type SseClient } from './__fixtures__/sse-backend';
 
@@ -8,19 +8,22 @@ let world: DrainWorld;
 let controller: RunningController;
 const INSTANCES = ['drain-i-1', 'drain-i-2', 'drain-i-3'];
 const HOUR = 3_600_000;
+const access = createTestAccess();
 const BASE_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
 
 const post = async (path: string, body?: unknown) => {
   const response = await fetch(`${controller.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...access.headers('admin') },
     body: JSON.stringify(body ?? {}),
   });
   return { status: response.status, body: (await response.json()) as DrainRecord & ErrorBody };
 };
 
 const getDrain = async (id: string) =>
-  (await (await fetch(`${controller.url}/v1/drains/${id}`)).json()) as DrainRecord;
+  (await (
+    await fetch(`${controller.url}/v1/drains/${id}`, { headers: access.headers('read') })
+  ).json()) as DrainRecord;
 
 const stopSession = async (runnerId: string, sessionId: string) => {
   const response = await fetch(`${world.sim.publicUrl}/apps/${runnerId}/session/${sessionId}/stop`, {
@@ -54,7 +57,13 @@ async function streamingSession(runnerId: string): Promise<{ sessionId: string; 
 }
 
 beforeAll(async () => {
-  world = await startDrainWorld('drain-int', { startRedis, findFreePort, waitFor, baseEnv: BASE_ENV });
+  world = await startDrainWorld('drain-int', {
+    startRedis,
+    findFreePort,
+    waitFor,
+    baseEnv: BASE_ENV,
+    access,
+  });
   await world.addInstances(INSTANCES);
   await waitFor(allRegistered, { description: 'every instance registered', timeoutMs: 30_000 });
   controller = await world.startController();
@@ -62,6 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.close();
+  access.cleanup();
 });
 
 describe('a drain', () => {
@@ -155,7 +165,15 @@ describe('a drain', () => {
     const bad = await post('/v1/drains', { window: '13h', reason: 'x', target: {} });
     expect(bad.status).toBe(400);
     expect(bad.body.error.issues?.map((issue) => issue.path)).toEqual(['body.window', 'body.target']);
-    expect((await fetch(`${controller.url}/v1/drains/nope`)).status).toBe(404);
+    expect(
+      (await fetch(`${controller.url}/v1/drains/nope`, { headers: access.headers('read') })).status,
+    ).toBe(404);
+    expect((await fetch(`${controller.url}/v1/drains`)).status).toBe(401);
+    const asReader = await fetch(`${controller.url}/v1/drains/${body.id}/abort`, {
+      method: 'POST',
+      headers: access.headers('read'),
+    });
+    expect(asReader.status).toBe(403);
     expect((await post('/v1/drains/nope/abort')).status).toBe(404);
 
     const extended = await post(`/v1/drains/${body.id}/extend`, { by: '6h' });
@@ -175,7 +193,8 @@ describe('a drain', () => {
     const again = await post(`/v1/drains/${body.id}/abort`);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('drain_finished');
-    const list = (await (await fetch(`${controller.url}/v1/drains`)).json()) as { drains: DrainRecord[] };
+    const listed = await fetch(`${controller.url}/v1/drains`, { headers: access.headers('read') });
+    const list = (await listed.json()) as { drains: DrainRecord[] };
     expect(list.drains[0]?.id).toBe(body.id);
   }, 120_000);
 

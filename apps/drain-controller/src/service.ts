@@ -1,6 +1,12 @@
 import { ADAPTER_COMMANDS_QUEUE, DRAIN_STEPS_QUEUE } from '@sandbox/protocol';
 import { createProducer, createRedisConnection, preflightRedis } from '@sandbox/queue';
-import type { ServiceContext, ServiceRuntime, ServiceWiring } from '@sandbox/service-kit';
+import {
+  bearerToken,
+  readSecretFileText,
+  type ServiceContext,
+  type ServiceRuntime,
+  type ServiceWiring,
+} from '@sandbox/service-kit';
 import type { Redis } from 'ioredis';
 import { createApp } from './app';
 import type { DrainConfig } from './config';
@@ -44,7 +50,7 @@ function openRedis(config: DrainConfig, { logger, shutdown, health }: ServiceRun
  * active drain (its step, and its deadline from the stored record). Every part registers its shutdown.
  */
 export function composeDrainController(
-  { config, runtime }: ServiceContext<DrainConfig>,
+  { config, runtime, access }: ServiceContext<DrainConfig>,
   seams: DrainSeams,
   expose?: (parts: DrainParts) => void,
 ): ServiceWiring {
@@ -70,7 +76,13 @@ export function composeDrainController(
     {
       drains,
       commands: createAdapterCommands({ producer: adapterCommands, now }),
-      sessions: seams.sessions ?? adapterSessionsSource({ adapterUrl: config.ADAPTER_URL, now }),
+      sessions:
+        seams.sessions ??
+        adapterSessionsSource({
+          adapterUrl: config.ADAPTER_URL,
+          token: bearerToken(readSecretFileText(config.ADAPTER_TOKEN_FILE, { scrubber: runtime.secrets })),
+          now,
+        }),
       driver: seams.driver,
       logger,
       now,
@@ -105,7 +117,7 @@ export function composeDrainController(
   };
   const defaults = { windowMs: config.DEFAULT_WINDOW, quietPeriodMs: config.DEFAULT_QUIET_PERIOD };
   return {
-    app: createApp({ ...runtime, drains, store, defaults }),
+    app: createApp({ ...runtime, access, drains, store, defaults }),
     start: [
       {
         name: 'redis-preflight',

@@ -27,6 +27,11 @@ export interface TestKit {
   ): Promise<NonNullable<T>>;
   /** PATH and HOME for the children (nothing else is inherited). */
   baseEnv: Record<string, string>;
+  /** The management tokens (`createTestAccess()`): their files for every service, headers for calls. */
+  access: {
+    env: { ADMIN_TOKEN_FILE: string; READ_TOKEN_FILE: string };
+    headers(role: 'admin' | 'read'): { authorization: string };
+  };
 }
 
 /** The part of a Redis fixture the world uses. */
@@ -51,6 +56,8 @@ export interface DrainWorld {
   readonly prefix: string;
   /** Node's bootstrap secret (a canary: it must never show in the controller's logs or jobs). */
   readonly secret: string;
+  /** Authorization headers for the services' APIs. */
+  headers(role: 'admin' | 'read'): { authorization: string };
   /** Moves the controllers' clock (never the real one). */
   advanceClock(ms: number): void;
   now(): number;
@@ -93,18 +100,32 @@ export async function startDrainWorld(
     baseEnv,
     ...(options.heartbeat === undefined ? {} : { heartbeat: options.heartbeat }),
   });
-  await waitFor(
-    () =>
-      fetch(`${sim.metricsUrl}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false),
-    {
+  const started: Child[] = [sim.process];
+  // A start that fails half-way stops what it started: no simulator or adapter outlives the spec.
+  const orCleanUp = async (ready: Promise<unknown>): Promise<void> => {
+    try {
+      await ready;
+    } catch (error) {
+      for (const child of started.reverse()) await child.kill('SIGTERM');
+      await backend.close();
+      await redis.stop();
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  };
+  const httpReady = (url: string) => () =>
+    fetch(url)
+      .then((response) => response.ok)
+      .catch(() => false);
+  await orCleanUp(
+    waitFor(httpReady(`${sim.metricsUrl}/readyz`), {
       description: 'node-sim ready',
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
       intervalMs: 100,
-    },
+    }),
   );
   const adapterEnv = childEnv({
+    ...kit.access.env,
     REDIS_URL: redis.url,
     NODE_URL: sim.publicUrl,
     BOOTSTRAP_SECRET_FILE: secretFile,
@@ -115,17 +136,14 @@ export async function startDrainWorld(
     COMMAND_TIMEOUT_MS: '20000',
   });
   const adapter: Child = spawnChild(['--import', 'tsx', ADAPTER_MAIN], adapterEnv);
+  started.push(adapter);
   const adapterUrl = `http://127.0.0.1:${adapterPort}`;
-  await waitFor(
-    () =>
-      fetch(`${adapterUrl}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false),
-    {
-      description: `adapter ready: ${adapter.output().slice(-500)}`,
-      timeoutMs: 30_000,
+  await orCleanUp(
+    waitFor(httpReady(`${adapterUrl}/readyz`), {
+      description: 'adapter ready',
+      timeoutMs: 60_000,
       intervalMs: 100,
-    },
+    }),
   );
   const connection: Redis = createRedisConnection(redis.url, 'producer');
   const logger = pino({ level: 'silent' });
@@ -139,6 +157,8 @@ export async function startDrainWorld(
   const controllers = new Set<RunningController>();
 
   const controllerEnv = (env: Record<string, string> = {}) => ({
+    ...kit.access.env,
+    ADAPTER_TOKEN_FILE: kit.access.env.READ_TOKEN_FILE,
     REDIS_URL: redis.url,
     QUEUE_PREFIX: prefix,
     KEY_PREFIX: `${prefix}-drain`,
@@ -164,6 +184,7 @@ export async function startDrainWorld(
     adapterUrl,
     prefix,
     secret,
+    headers: kit.access.headers,
     advanceClock: (ms) => (offset += ms),
     now,
     async addInstances(ids) {
@@ -181,7 +202,8 @@ export async function startDrainWorld(
       }
     },
     async runners() {
-      return (await (await fetch(`${adapterUrl}/v1/runners`)).json()) as RunnersResponse;
+      const response = await fetch(`${adapterUrl}/v1/runners`, { headers: kit.access.headers('read') });
+      return (await response.json()) as RunnersResponse;
     },
     controllerEnv,
     async startController(env = {}) {
@@ -218,7 +240,10 @@ export async function startDrainWorld(
     async waitPhase(controllerUrl, id, phases, timeoutMs = 30_000) {
       return waitFor(
         async () => {
-          const record = (await (await fetch(`${controllerUrl}/v1/drains/${id}`)).json()) as DrainRecord;
+          const response = await fetch(`${controllerUrl}/v1/drains/${id}`, {
+            headers: kit.access.headers('read'),
+          });
+          const record = (await response.json()) as DrainRecord;
           return phases.includes(record.phase) ? record : undefined;
         },
         { description: `drain ${id} in ${phases.join('|')}`, timeoutMs, intervalMs: 50 },

@@ -13,7 +13,7 @@ import {
   type DeployedHarness,
 } from '@sandbox/kube-harness';
 import type { DrainRecord } from '@sandbox/protocol';
-import { findFreePort, startRedis, waitFor } from '@sandbox/testing';
+import { createTestAccess, findFreePort, startRedis, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from '../__fixtures__/drain-world';
 import { createKubernetesDriver, FIELD_MANAGER, RESTARTED_AT_ANNOTATION } from './kubernetes-driver';
 
@@ -156,6 +156,7 @@ describeKube('the kubernetes driver', () => {
 
 describeKube('a drain with the kubernetes driver', () => {
   let world: DrainWorld;
+  const access = createTestAccess();
   const INSTANCES = ['kube-i-1', 'kube-i-2'];
   const allRegistered = async () => {
     const { runners } = await world.runners();
@@ -163,7 +164,13 @@ describeKube('a drain with the kubernetes driver', () => {
   };
 
   beforeAll(async () => {
-    world = await startDrainWorld('drain-kube', { startRedis, findFreePort, waitFor, baseEnv: BASE_ENV });
+    world = await startDrainWorld('drain-kube', {
+      startRedis,
+      findFreePort,
+      waitFor,
+      baseEnv: BASE_ENV,
+      access,
+    });
     await world.addInstances(INSTANCES);
     await waitFor(allRegistered, { description: 'every instance registered', timeoutMs: 30_000 });
   }, 120_000);
@@ -171,6 +178,7 @@ describeKube('a drain with the kubernetes driver', () => {
   afterAll(async () => {
     await world?.close();
     await rm(kubeconfig, { force: true });
+    access.cleanup();
   });
 
   const kubeconfig = join(tmpdir(), `drain-kube-${process.pid}.yaml`);
@@ -187,7 +195,7 @@ describeKube('a drain with the kubernetes driver', () => {
     });
     const response = await fetch(`${controller.url}/v1/drains`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...access.headers('admin') },
       body: JSON.stringify({
         window: '1m',
         quietPeriod: '0s',

@@ -9,11 +9,14 @@ export type SessionsSource = () => Promise<DrainSessions>;
  */
 export function adapterSessionsSource(options: {
   adapterUrl: string;
+  /** A token of the adapter's API (read role). Secret. */
+  token: string;
   now: () => number;
   timeoutMs?: number;
 }): SessionsSource {
   return async () => {
     const response = await fetch(new URL('/v1/runners', options.adapterUrl), {
+      headers: { authorization: `Bearer ${options.token}` },
       signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
     });
     if (!response.ok) {
