@@ -1,5 +1,8 @@
 // Every command against the real services of `npm start` (real Redis, the Node simulator, the adapter,
 // redemption-handoff and, as root, instance-manager on the local gVisor driver), as an operator runs it.
+// As root in paid mode the stack also declares its own app (eval-responder), which the verifier pays
+// sessions on, so tickets and sessions may appear at any time: assertions look only at what the test
+// made, or at the shape of what the services report.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   AppListSchema,
@@ -41,6 +44,12 @@ const run = (...argv: string[]) => runWith(argv, { env: cli.env });
 /** Headers of a direct call to a management API (the checks that bypass the CLI). */
 const admin = () => ({ authorization: `Bearer ${readFileSync(stack.tokenFile('admin'), 'utf8')}` });
 const json = (result: CliRun): unknown => JSON.parse(result.stdout);
+/** What `sessions list -o json` prints: its own summary of the adapter's runners. */
+const SessionRowsSchema = z.object({
+  sessions: z.array(
+    z.object({ sessionId: z.string(), app: z.string(), runnerId: z.string(), instanceId: z.string() }),
+  ),
+});
 
 beforeAll(async () => {
   if (isRoot) image = await ensureExampleAppImage();
@@ -81,7 +90,7 @@ describe('reading commands', () => {
     );
     expect(result.stdout).toContain('Redis durability: durable');
     expect(result.stdout).toMatch(/Drain:\s+none \(open\)/);
-    expect(result.stdout).toMatch(/Tickets:\s+0 pending, 0 ETH at risk/);
+    expect(result.stdout).toMatch(/^Tickets:\s+\d+\+? pending, \d+(\.\d+)? ETH at risk/m);
     expect(result.code).toBe(isRoot ? 0 : 1);
     const body = z
       .object({
@@ -100,14 +109,20 @@ describe('reading commands', () => {
     expect(RunnersResponseSchema.parse(json(await run('runners', 'list', '-o', 'json'))).drain.mode).toBe(
       'open',
     );
-    expect(json(await run('sessions', 'list', '-o', 'json'))).toEqual({ sessions: [] });
-    expect(TicketListResponseSchema.parse(json(await run('tickets', 'list', '-o', 'json')))).toEqual({
-      tickets: [],
-    });
+    const sessions = SessionRowsSchema.parse(json(await run('sessions', 'list', '-o', 'json')));
+    expect(sessions.sessions.filter((row) => row.app === APP)).toEqual([]);
+    expect(json(await run('sessions', 'list', '--app', APP, '-o', 'json'))).toEqual({ sessions: [] });
+    expect(
+      TicketListResponseSchema.parse(json(await run('tickets', 'list', '-o', 'json'))).tickets,
+    ).toBeInstanceOf(Array);
     const status = json(await run('tickets', 'status', '-o', 'json')) as { payers: unknown[] };
-    expect(LiabilitiesResponseSchema.shape.payers.parse(status.payers)).toEqual([]);
-    expect((await run('tickets', 'status')).stdout).toMatch(/Face value at risk: 0 ETH \(0 wei\)/);
-    expect((await run('tickets', 'list', '--state', 'redeemed', '-o', 'yaml')).stdout).toBe('tickets: []\n');
+    expect(LiabilitiesResponseSchema.shape.payers.parse(status.payers)).toBeInstanceOf(Array);
+    expect((await run('tickets', 'status')).stdout).toMatch(/Face value at risk: [\d.]+ ETH \(\d+ wei\)/);
+    const redeemed = TicketListResponseSchema.parse(
+      json(await run('tickets', 'list', '--state', 'redeemed', '-o', 'json')),
+    );
+    expect(redeemed.tickets.filter((ticket) => ticket.state !== 'redeemed')).toEqual([]);
+    expect((await run('tickets', 'list', '--state', 'redeemed', '-o', 'yaml')).stdout).toMatch(/^tickets:/);
   });
 
   it('never prints the token it sends', async () => {
@@ -215,7 +230,10 @@ describeAsRoot('apps on instance-manager', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${file} is invalid; nothing was applied:`);
     expect(result.stderr).toContain(`${file}:18:9: spec.port: Too big: expected number to be <=65535`);
-    expect(AppListSchema.parse(json(await run('apps', 'list', '-o', 'json'))).apps).toEqual([]);
+    const names = AppListSchema.parse(json(await run('apps', 'list', '-o', 'json'))).apps.map(
+      (app) => app.name,
+    );
+    expect(names.filter((name) => name === APP || name === 'ctl-bad')).toEqual([]);
   });
 
   it('--dry-run validates and says what would change, without applying', async () => {
@@ -247,7 +265,7 @@ describeAsRoot('apps on instance-manager', () => {
       new RegExp(`^${APP}\\s+active\\s+single-session\\s+1/1`, 'm'),
     );
     const apps = AppListSchema.parse(json(await run('apps', 'list', '-o', 'json')));
-    expect(apps.apps.map((app) => app.name)).toEqual([APP]);
+    expect(apps.apps.map((app) => app.name)).toContain(APP);
     const app = AppResourceSchema.parse(json(await run('apps', 'get', APP, '-o', 'json')));
     expect(app.spec.instances).toEqual({ kind: 'single-session', warmPool: 1, max: 2 });
     expect((await run('apps', 'get', APP, '-o', 'yaml')).stdout).toContain(`name: ${APP}\nspec:\n`);
@@ -383,4 +401,21 @@ describe('drains on the drain-controller', () => {
     }
     expect(phase).toBe('aborted');
   }, 90_000);
+
+  it('start --restart --watch follows a real restart of Node to done', async () => {
+    const result = await run(
+      'drain',
+      'start',
+      '--window',
+      '1h',
+      '--restart',
+      '--quiet-period',
+      '0s',
+      '--watch',
+      '--timeout',
+      '3m',
+    );
+    expect(result.stderr).toMatch(/^drain\/[\w-]+ replacing, /m);
+    expect([result.code, result.stdout]).toEqual([0, expect.stringMatching(/^drain\/[\w-]+ done/)]);
+  }, 240_000);
 });
