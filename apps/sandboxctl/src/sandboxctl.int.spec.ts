@@ -11,6 +11,8 @@ import {
   InstanceListSchema,
   LiabilitiesResponseSchema,
   RunnersResponseSchema,
+  SignedEvaluationReportSchema,
+  TargetListResponseSchema,
   TicketListResponseSchema,
 } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
@@ -102,6 +104,7 @@ describe('reading commands', () => {
       'adapter',
       'redemption-handoff',
       'drain-controller',
+      'verifier',
     ]);
   });
 
@@ -353,6 +356,78 @@ describeAsRoot('apps on instance-manager', () => {
     expect([result.code, result.stdout]).toEqual([0, `app/${APP} deleting\napp/${APP} deleted\n`]);
     expect((await fetch(`${imUrl()}/v1/apps/${APP}`, { headers: admin() })).status).toBe(404);
   }, 120_000);
+});
+
+describeAsRoot('evaluations on the verifier', () => {
+  const verifierUrl = () => `http://127.0.0.1:${stack.ports.VERIFIER_PORT}`;
+  let runnerId = '';
+  let reportId = '';
+
+  /** The runner of the stack's eval-responder app, once the adapter has registered it with Node. */
+  async function responderRunner(): Promise<string> {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const body = RunnersResponseSchema.parse(
+        json(await run('runners', 'list', '--app', 'eval-responder', '-o', 'json')),
+      );
+      const registered = body.runners.find((runner) => runner.state === 'registered');
+      if (registered) return registered.runnerId;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    throw new Error('the eval-responder runner was not registered in 2 minutes');
+  }
+
+  // The verifier really measures a loaded shared machine, so the attempt may fail on its merits (a
+  // timeout, say): the command's contract is that it prints the attempt and exits 0 only on a pass.
+  it('run --runner --watch evaluates a runner through Node and prints the attempt it made', async () => {
+    runnerId = await responderRunner();
+    const result = await run('verify', 'run', '--runner', runnerId, '--watch', '--timeout', '4m');
+    expect(result.stderr).toMatch(/^evaluation\/\S+ queued$/m);
+    const attempt = /^evaluation\/\S+ (pass|fail) \(\w+: [\w-]+\)(?:, report (\S+))?\n$/.exec(result.stdout);
+    expect([attempt?.[1], result.code, result.stdout]).toEqual([
+      expect.stringMatching(/^(pass|fail)$/),
+      attempt?.[1] === 'pass' ? 0 : 1,
+      result.stdout,
+    ]);
+    if (attempt?.[1] === 'fail') expect(result.stderr).toMatch(/^error: evaluation\/\S+ failed: /m);
+    reportId = attempt?.[2] ?? '';
+  }, 300_000);
+
+  it('targets lists the runner with its current result, as a table and as the service document', async () => {
+    const body = TargetListResponseSchema.parse(json(await run('verify', 'targets', '-o', 'json')));
+    const target = body.targets.find((candidate) => candidate.runnerId === runnerId);
+    expect(target?.app).toBe('eval-responder');
+    // Without a report of its own (a run that crashed), the report behind the current result.
+    reportId ||= target?.current?.reportId ?? '';
+    expect((await run('verify', 'targets')).stdout).toMatch(
+      new RegExp(`^RUNNER\\s+APP\\s+RESULT[\\s\\S]*^${runnerId}\\s+eval-responder\\s+`, 'm'),
+    );
+  });
+
+  it('report --check verifies digest and signature offline and prints the signed report', async () => {
+    const checked = await run('verify', 'report', reportId, '--check', '-o', 'json');
+    expect(checked.code).toBe(0);
+    expect(checked.stderr).toContain(`report/${reportId}: digest and Ed25519 signature verify`);
+    const direct = await fetch(`${verifierUrl()}/v1/reports/${reportId}`, { headers: admin() });
+    expect(SignedEvaluationReportSchema.parse(json(checked))).toEqual(await direct.json());
+    const untrusted = await run('verify', 'report', reportId, '--check', '--trusted-key', 'ab'.repeat(32));
+    expect([untrusted.code, untrusted.stdout]).toEqual([1, '']);
+    expect(untrusted.stderr).toMatch(/is invalid \(untrusted-key\): key [0-9a-f]{64} is not trusted/);
+    expect((await run('verify', 'report', reportId, '--check', '--trusted-key', 'nope')).code).toBe(2);
+  });
+
+  it("prints the verifier's 404 and refuses a runner the adapter does not know", async () => {
+    const missing = await run('verify', 'report', 'rep-no-such-report');
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^error: verifier refused \(404 not_found\): /),
+    ]);
+    const unknown = await run('verify', 'run', '--runner', 'no-such-runner');
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      expect.stringContaining('the adapter has no runner no-such-runner'),
+    ]);
+  });
 });
 
 describe('drains on the drain-controller', () => {
