@@ -53,14 +53,15 @@ async function watchEvaluation(
     intervalMs: 1_000,
     check: async () => {
       const found = await attemptOf(session, runnerId, evaluationId);
-      return { done: found !== undefined, progress: found };
+      // Wrapped: the wait reports each change of progress, and "not yet" must compare equal to itself.
+      return { done: found !== undefined, progress: { attempt: found ?? null } };
     },
-    report: (found) => {
+    report: ({ attempt: found }) => {
       if (!found) session.printer.note(`evaluation/${evaluationId} running on ${runnerId}`);
     },
     retrying: (reason) => session.printer.note(`still watching (${reason})`),
     describe: () => 'no attempt recorded yet',
-  });
+  }).then((progress) => progress.attempt);
   if (!attempt) throw new CliError(`evaluation/${evaluationId} was not recorded`);
   if (session.printer.structured) session.printer.document(attempt);
   else session.printer.line(attemptLine(attempt));
