@@ -1,5 +1,8 @@
 // Every command against the real services of `npm start` (real Redis, the Node simulator, the adapter,
 // redemption-handoff and, as root, instance-manager on the local gVisor driver), as an operator runs it.
+// As root in paid mode the stack also declares its own app (eval-responder), which the verifier pays
+// sessions on, so tickets and sessions may appear at any time: assertions look only at what the test
+// made, or at the shape of what the services report.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   AppListSchema,
@@ -8,6 +11,8 @@ import {
   InstanceListSchema,
   LiabilitiesResponseSchema,
   RunnersResponseSchema,
+  SignedEvaluationReportSchema,
+  TargetListResponseSchema,
   TicketListResponseSchema,
 } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
@@ -41,6 +46,12 @@ const run = (...argv: string[]) => runWith(argv, { env: cli.env });
 /** Headers of a direct call to a management API (the checks that bypass the CLI). */
 const admin = () => ({ authorization: `Bearer ${readFileSync(stack.tokenFile('admin'), 'utf8')}` });
 const json = (result: CliRun): unknown => JSON.parse(result.stdout);
+/** What `sessions list -o json` prints: its own summary of the adapter's runners. */
+const SessionRowsSchema = z.object({
+  sessions: z.array(
+    z.object({ sessionId: z.string(), app: z.string(), runnerId: z.string(), instanceId: z.string() }),
+  ),
+});
 
 beforeAll(async () => {
   if (isRoot) image = await ensureExampleAppImage();
@@ -81,7 +92,7 @@ describe('reading commands', () => {
     );
     expect(result.stdout).toContain('Redis durability: durable');
     expect(result.stdout).toMatch(/Drain:\s+none \(open\)/);
-    expect(result.stdout).toMatch(/Tickets:\s+0 pending, 0 ETH at risk/);
+    expect(result.stdout).toMatch(/^Tickets:\s+\d+\+? pending, \d+(\.\d+)? ETH at risk/m);
     expect(result.code).toBe(isRoot ? 0 : 1);
     const body = z
       .object({
@@ -93,6 +104,7 @@ describe('reading commands', () => {
       'adapter',
       'redemption-handoff',
       'drain-controller',
+      'verifier',
     ]);
   });
 
@@ -100,14 +112,20 @@ describe('reading commands', () => {
     expect(RunnersResponseSchema.parse(json(await run('runners', 'list', '-o', 'json'))).drain.mode).toBe(
       'open',
     );
-    expect(json(await run('sessions', 'list', '-o', 'json'))).toEqual({ sessions: [] });
-    expect(TicketListResponseSchema.parse(json(await run('tickets', 'list', '-o', 'json')))).toEqual({
-      tickets: [],
-    });
+    const sessions = SessionRowsSchema.parse(json(await run('sessions', 'list', '-o', 'json')));
+    expect(sessions.sessions.filter((row) => row.app === APP)).toEqual([]);
+    expect(json(await run('sessions', 'list', '--app', APP, '-o', 'json'))).toEqual({ sessions: [] });
+    expect(
+      TicketListResponseSchema.parse(json(await run('tickets', 'list', '-o', 'json'))).tickets,
+    ).toBeInstanceOf(Array);
     const status = json(await run('tickets', 'status', '-o', 'json')) as { payers: unknown[] };
-    expect(LiabilitiesResponseSchema.shape.payers.parse(status.payers)).toEqual([]);
-    expect((await run('tickets', 'status')).stdout).toMatch(/Face value at risk: 0 ETH \(0 wei\)/);
-    expect((await run('tickets', 'list', '--state', 'redeemed', '-o', 'yaml')).stdout).toBe('tickets: []\n');
+    expect(LiabilitiesResponseSchema.shape.payers.parse(status.payers)).toBeInstanceOf(Array);
+    expect((await run('tickets', 'status')).stdout).toMatch(/Face value at risk: [\d.]+ ETH \(\d+ wei\)/);
+    const redeemed = TicketListResponseSchema.parse(
+      json(await run('tickets', 'list', '--state', 'redeemed', '-o', 'json')),
+    );
+    expect(redeemed.tickets.filter((ticket) => ticket.state !== 'redeemed')).toEqual([]);
+    expect((await run('tickets', 'list', '--state', 'redeemed', '-o', 'yaml')).stdout).toMatch(/^tickets:/);
   });
 
   it('never prints the token it sends', async () => {
@@ -215,7 +233,10 @@ describeAsRoot('apps on instance-manager', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${file} is invalid; nothing was applied:`);
     expect(result.stderr).toContain(`${file}:18:9: spec.port: Too big: expected number to be <=65535`);
-    expect(AppListSchema.parse(json(await run('apps', 'list', '-o', 'json'))).apps).toEqual([]);
+    const names = AppListSchema.parse(json(await run('apps', 'list', '-o', 'json'))).apps.map(
+      (app) => app.name,
+    );
+    expect(names.filter((name) => name === APP || name === 'ctl-bad')).toEqual([]);
   });
 
   it('--dry-run validates and says what would change, without applying', async () => {
@@ -247,7 +268,7 @@ describeAsRoot('apps on instance-manager', () => {
       new RegExp(`^${APP}\\s+active\\s+single-session\\s+1/1`, 'm'),
     );
     const apps = AppListSchema.parse(json(await run('apps', 'list', '-o', 'json')));
-    expect(apps.apps.map((app) => app.name)).toEqual([APP]);
+    expect(apps.apps.map((app) => app.name)).toContain(APP);
     const app = AppResourceSchema.parse(json(await run('apps', 'get', APP, '-o', 'json')));
     expect(app.spec.instances).toEqual({ kind: 'single-session', warmPool: 1, max: 2 });
     expect((await run('apps', 'get', APP, '-o', 'yaml')).stdout).toContain(`name: ${APP}\nspec:\n`);
@@ -337,6 +358,78 @@ describeAsRoot('apps on instance-manager', () => {
   }, 120_000);
 });
 
+describeAsRoot('evaluations on the verifier', () => {
+  const verifierUrl = () => `http://127.0.0.1:${stack.ports.VERIFIER_PORT}`;
+  let runnerId = '';
+  let reportId = '';
+
+  /** The runner of the stack's eval-responder app, once the adapter has registered it with Node. */
+  async function responderRunner(): Promise<string> {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const body = RunnersResponseSchema.parse(
+        json(await run('runners', 'list', '--app', 'eval-responder', '-o', 'json')),
+      );
+      const registered = body.runners.find((runner) => runner.state === 'registered');
+      if (registered) return registered.runnerId;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    throw new Error('the eval-responder runner was not registered in 2 minutes');
+  }
+
+  // The verifier really measures a loaded shared machine, so the attempt may fail on its merits (a
+  // timeout, say): the command's contract is that it prints the attempt and exits 0 only on a pass.
+  it('run --runner --watch evaluates a runner through Node and prints the attempt it made', async () => {
+    runnerId = await responderRunner();
+    const result = await run('verify', 'run', '--runner', runnerId, '--watch', '--timeout', '4m');
+    expect(result.stderr).toMatch(/^evaluation\/\S+ queued$/m);
+    const attempt = /^evaluation\/\S+ (pass|fail) \(\w+: [\w-]+\)(?:, report (\S+))?\n$/.exec(result.stdout);
+    expect([attempt?.[1], result.code, result.stdout]).toEqual([
+      expect.stringMatching(/^(pass|fail)$/),
+      attempt?.[1] === 'pass' ? 0 : 1,
+      result.stdout,
+    ]);
+    if (attempt?.[1] === 'fail') expect(result.stderr).toMatch(/^error: evaluation\/\S+ failed: /m);
+    reportId = attempt?.[2] ?? '';
+  }, 300_000);
+
+  it('targets lists the runner with its current result, as a table and as the service document', async () => {
+    const body = TargetListResponseSchema.parse(json(await run('verify', 'targets', '-o', 'json')));
+    const target = body.targets.find((candidate) => candidate.runnerId === runnerId);
+    expect(target?.app).toBe('eval-responder');
+    // Without a report of its own (a run that crashed), the report behind the current result.
+    reportId ||= target?.current?.reportId ?? '';
+    expect((await run('verify', 'targets')).stdout).toMatch(
+      new RegExp(`^RUNNER\\s+APP\\s+RESULT[\\s\\S]*^${runnerId}\\s+eval-responder\\s+`, 'm'),
+    );
+  });
+
+  it('report --check verifies digest and signature offline and prints the signed report', async () => {
+    const checked = await run('verify', 'report', reportId, '--check', '-o', 'json');
+    expect(checked.code).toBe(0);
+    expect(checked.stderr).toContain(`report/${reportId}: digest and Ed25519 signature verify`);
+    const direct = await fetch(`${verifierUrl()}/v1/reports/${reportId}`, { headers: admin() });
+    expect(SignedEvaluationReportSchema.parse(json(checked))).toEqual(await direct.json());
+    const untrusted = await run('verify', 'report', reportId, '--check', '--trusted-key', 'ab'.repeat(32));
+    expect([untrusted.code, untrusted.stdout]).toEqual([1, '']);
+    expect(untrusted.stderr).toMatch(/is invalid \(untrusted-key\): key [0-9a-f]{64} is not trusted/);
+    expect((await run('verify', 'report', reportId, '--check', '--trusted-key', 'nope')).code).toBe(2);
+  });
+
+  it("prints the verifier's 404 and refuses a runner the adapter does not know", async () => {
+    const missing = await run('verify', 'report', 'rep-no-such-report');
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^error: verifier refused \(404 not_found\): /),
+    ]);
+    const unknown = await run('verify', 'run', '--runner', 'no-such-runner');
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      expect.stringContaining('the adapter has no runner no-such-runner'),
+    ]);
+  });
+});
+
 describe('drains on the drain-controller', () => {
   const drainOf = (result: CliRun) => DrainRecordSchema.parse(json(result));
 
@@ -383,4 +476,21 @@ describe('drains on the drain-controller', () => {
     }
     expect(phase).toBe('aborted');
   }, 90_000);
+
+  it('start --restart --watch follows a real restart of Node to done', async () => {
+    const result = await run(
+      'drain',
+      'start',
+      '--window',
+      '1h',
+      '--restart',
+      '--quiet-period',
+      '0s',
+      '--watch',
+      '--timeout',
+      '3m',
+    );
+    expect(result.stderr).toMatch(/^drain\/[\w-]+ replacing, /m);
+    expect([result.code, result.stdout]).toEqual([0, expect.stringMatching(/^drain\/[\w-]+ done/)]);
+  }, 240_000);
 });

@@ -24,6 +24,7 @@ export function cliEnvironment(stack: StackProcess) {
           adapter: { url: url(stack.ports.ADAPTER_PORT) },
           'redemption-handoff': { url: url(stack.ports.REDEMPTION_HANDOFF_PORT) },
           'drain-controller': { url: url(stack.ports.DRAIN_CONTROLLER_PORT) },
+          verifier: { url: url(stack.ports.VERIFIER_PORT) },
         },
       },
     },

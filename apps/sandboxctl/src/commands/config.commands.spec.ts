@@ -43,6 +43,7 @@ describe('config', () => {
         },
         'redemption-handoff': { url: 'http://127.0.0.1:7104' },
         'drain-controller': { url: 'http://127.0.0.1:7103' },
+        verifier: { url: 'http://127.0.0.1:7105' },
       },
     });
     const env2 = { ...env, SANDBOXCTL_REDEMPTION_HANDOFF_URL: 'http://env:1' };

@@ -7,6 +7,7 @@ import { instancesCommands } from './instances.commands';
 import { runnersCommands } from './runners.commands';
 import { statusCommand } from './status.command';
 import { ticketsCommands } from './tickets.commands';
+import { verifyCommands } from './verify.commands';
 
 /**
  * Every command, one module per service (plus status, config and completion). A new service's commands
@@ -19,6 +20,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   runnersCommands,
   ticketsCommands,
   drainCommands,
+  verifyCommands,
   configCommands,
   completionCommand,
 ];

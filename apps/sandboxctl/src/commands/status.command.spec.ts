@@ -40,6 +40,7 @@ describe('status', () => {
         ...['--server', `adapter=${notReady.url}`],
         ...['--server', `redemption-handoff=${ready.url}`],
         ...['--server', `drain-controller=${ready.url}`],
+        ...['--server', `verifier=${ready.url}`],
       ],
       { env: { SANDBOXCTL_CONFIG: '/nonexistent/config.yaml' } },
     );
