@@ -80,7 +80,7 @@ export const IMAGE_CATALOG: Readonly<Record<string, CatalogImage>> = Object.free
   'redemption-handoff': service('redemption-handoff', 7104, ['INTAKE_SECRET_FILE', 'REDEEMER_SECRET_FILE'], {
     REDEEMER_URL: 'http://127.0.0.1:9',
   }),
-  'drain-controller': service('drain-controller', 7103, [], {
+  'drain-controller': service('drain-controller', 7103, ['ADAPTER_TOKEN_FILE'], {
     ORCHESTRATOR_DRIVER: 'kubernetes',
     ADAPTER_URL: 'http://127.0.0.1:9',
   }),
