@@ -22,4 +22,5 @@ export * from './lifecycle/service-runtime';
 export * from './http/bearer-auth';
 export * from './config/base-env';
 export * from './service/start-service';
+export * from './service/lease-gate';
 export * from './http/access';

@@ -10,7 +10,7 @@ export const LivenessSchema = z.strictObject({
 
 /** `/readyz` of every service: the lifecycle state and each named dependency check. */
 export const ReadinessReportSchema = z.strictObject({
-  status: z.enum(['starting', 'ready', 'stopping', 'not_ready']),
+  status: z.enum(['starting', 'ready', 'stopping', 'not_ready', 'standby']),
   checks: z.array(z.strictObject({ name: z.string(), status: z.enum(['pass', 'fail', 'timeout']) })),
 });
 export type ReadinessReport = z.infer<typeof ReadinessReportSchema>;

@@ -13,7 +13,7 @@ export type CheckStatus = 'pass' | 'fail' | 'timeout';
 
 /** The `/readyz` body. */
 export interface ReadinessReport {
-  status: LifecycleState | 'not_ready';
+  status: LifecycleState | 'not_ready' | 'standby';
   checks: { name: string; status: CheckStatus }[];
 }
 
@@ -38,6 +38,11 @@ export interface Health {
   markReady(): void;
   /** Shutdown began: readiness is 503 from now on, for good. */
   markStopping(): void;
+  /**
+   * A replica waiting for its service's lease: readiness is 503 with status `standby` (the checks
+   * still run and are reported) until it is set back to false.
+   */
+  setStandby(standby: boolean): void;
   /** Adds a named check, run (with a timeout) on every readiness probe while ready. */
   addReadinessCheck(name: string, check: ReadinessCheck, options?: { timeoutMs?: number }): void;
   /** 200 with the report when ready and every check passes, else 503. Never throws. */
@@ -56,6 +61,7 @@ interface RegisteredCheck {
  */
 export function createHealth(options: CreateHealthOptions = {}): Health {
   let state: LifecycleState = 'starting';
+  let standby = false;
   const checks: RegisteredCheck[] = [];
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 2000;
   const schedule = options.schedule ?? realSchedule;
@@ -70,6 +76,9 @@ export function createHealth(options: CreateHealthOptions = {}): Health {
     },
     markStopping() {
       state = 'stopping';
+    },
+    setStandby(value) {
+      standby = value;
     },
     addReadinessCheck(name, check, checkOptions) {
       if (checks.some((existing) => existing.name === name))
@@ -86,8 +95,9 @@ export function createHealth(options: CreateHealthOptions = {}): Health {
       );
       // Shutdown may have begun while the checks ran.
       const current = state as LifecycleState;
-      const ok = current === 'ready' && results.every((result) => result.status === 'pass');
-      const status = current === 'ready' ? (ok ? 'ready' : 'not_ready') : current;
+      const passed = results.every((result) => result.status === 'pass');
+      const ok = current === 'ready' && passed && !standby;
+      const status = current !== 'ready' ? current : standby ? 'standby' : passed ? 'ready' : 'not_ready';
       return { httpStatus: ok ? 200 : 503, report: { status, checks: results } };
     },
   };

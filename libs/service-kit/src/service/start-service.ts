@@ -13,6 +13,8 @@ import type { AccessPolicyOptions } from '../http/access';
 import { createServiceRuntime, serveHttp } from '../lifecycle/service-runtime';
 import type { ServiceRuntime } from '../lifecycle/service-runtime';
 import { installSignalHandlers } from '../lifecycle/signals';
+import { runActiveParts } from './lease-gate';
+import type { ActiveParts } from './lease-gate';
 import { workspaceVersion } from './workspace-version';
 import type { SignalSource } from '../lifecycle/signals';
 
@@ -47,6 +49,11 @@ export interface ServiceWiring {
    * `/healthz` (liveness) hostage. Readiness stays 503 until the last one finished.
    */
   afterListen?: readonly StartHook[];
+  /**
+   * Parts that run only on the replica holding the service's lease (see {@link runActiveParts}); the
+   * others serve the rest (reads) and report `/readyz` 503 `standby`.
+   */
+  activeParts?: ActiveParts;
   /** Fields of the `service ready` log line (never secrets). */
   readyFields?: () => Record<string, unknown>;
 }
@@ -91,7 +98,8 @@ export interface StartedService<C extends BaseEnv> {
  *    (`context.access`; a Redis password in `REDIS_URL` and the tokens are registered with the scrubber);
  * 3. runs `compose`, then the `start` hooks in order; listens on `HOST:PORT` (the listener closes in the
  *    `http` shutdown phase, `DRAIN_DELAY_MS` after readiness turned 503); runs the `afterListen` hooks;
- *    marks the service ready and logs `service ready`.
+ *    marks the service ready and logs `service ready`; with `activeParts`, contends for the lease and
+ *    starts them once it holds it (readiness says `standby` until then).
  *
  * If anything in step 3 throws, the error is logged and the shutdown runs with exit code 1 (closing
  * what the parts registered); the promise then rejects with that error.
@@ -120,6 +128,7 @@ export async function startService<S extends z.ZodType<BaseEnv>>(
       drainDelayMs: config.DRAIN_DELAY_MS,
     });
     await runHooks(runtime, wiring.afterListen ?? []);
+    if (wiring.activeParts !== undefined) runActiveParts(runtime, wiring.activeParts);
     runtime.health.markReady();
     runtime.logger.info(wiring.readyFields?.() ?? {}, 'service ready');
     return { config, runtime, server };
