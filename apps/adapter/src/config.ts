@@ -1,3 +1,4 @@
+import { leaseEnvFields } from '@sandbox/lease';
 import { HttpUrlSchema, PositiveGoDurationMsSchema } from '@sandbox/protocol';
 import { baseEnvSchema, durationMsField, secretFilePathField } from '@sandbox/service-kit';
 import { z } from 'zod';
@@ -37,6 +38,8 @@ export const AdapterConfigSchema = baseEnvSchema({ port: 7102, shutdownTimeoutMs
   MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(64).default(32),
   /** How long an adapter command may take to show at Node before its job fails and is retried. */
   COMMAND_TIMEOUT_MS: durationMsField(120_000, 1_000),
+  /** One active replica: LEASE_TTL_MS, LEASE_RENEW_DEADLINE_MS, LEASE_RETRY_PERIOD_MS, LEASE_HOLDER_ID. */
+  ...leaseEnvFields(),
 });
 
 export type AdapterConfig = z.infer<typeof AdapterConfigSchema>;

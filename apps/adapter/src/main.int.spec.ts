@@ -30,6 +30,9 @@ const env = (overrides: Record<string, string> = {}): Record<string, string> => 
   QUEUE_PREFIX: prefix,
   STATE_PREFIX: `${prefix}-adapter`,
   LOG_LEVEL: 'info',
+  // One replica restarted in place (a pod's container): under the same holder name it takes its lease
+  // back at once instead of waiting out the TTL of the killed process.
+  LEASE_HOLDER_ID: 'adapter-0',
   ...access.env,
   ...overrides,
 });

@@ -1,3 +1,4 @@
+import { createLeaseElector, leaseSettings, type LeaseElector } from '@sandbox/lease';
 import { createRunnerClient, type HttpTransport } from '@sandbox/node-client';
 import { SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
 import { createProducer, openRedisPair, preflightRedis, type TypedWorker } from '@sandbox/queue';
@@ -6,7 +7,7 @@ import {
   type Schedule,
   type ServiceContext,
   type ServiceWiring,
-  type Shutdown,
+  type ActiveParts,
 } from '@sandbox/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -19,6 +20,7 @@ import { createInstanceEventsWorker } from './jobs/instance-events.worker';
 import { createAdapterMetrics } from './metrics/adapter-metrics';
 import { O2RSlots } from './registrations/sessions/o2r-slots';
 import { createRegistrationStore } from './registrations/state/registration-store';
+import { fenceNodeCalls } from './registrations/node/fenced-client';
 import { RunnerManager } from './registrations/runner-manager';
 import { createBeatScheduler } from './scheduler/beat-scheduler';
 
@@ -38,6 +40,8 @@ type AdapterServiceDeps = ServiceContext<AdapterConfig> & AdapterSeams & { boots
 export interface AdapterWiring extends ServiceWiring {
   readonly app: Express;
   readonly manager: RunnerManager;
+  readonly lease: LeaseElector;
+  readonly activeParts: ActiveParts;
   /** Runs the shutdown steps in order without the rest of the process shutdown (tests). */
   stop(): Promise<void>;
 }
@@ -49,6 +53,7 @@ function buildManager(
   clocks: Clocks,
   redis: Redis,
   publisher: SessionEventsPublisher,
+  lease: LeaseElector,
 ): RunnerManager {
   const { config, runtime } = deps;
   const logger = runtime.logger;
@@ -64,7 +69,7 @@ function buildManager(
   const manager: RunnerManager = new RunnerManager({
     ...clocks,
     ...transport,
-    client: createRunnerClient(transport),
+    client: fenceNodeCalls(createRunnerClient(transport), lease, clocks.now),
     bootstrap: deps.bootstrap,
     nodeUrl: config.NODE_URL,
     metrics,
@@ -76,7 +81,7 @@ function buildManager(
     publisher,
     scheduler,
     defaultIntervalMs: config.DEFAULT_HEARTBEAT_INTERVAL,
-    store: createRegistrationStore({ redis, prefix: config.STATE_PREFIX, logger }),
+    store: createRegistrationStore({ redis, prefix: config.STATE_PREFIX, logger, lease }),
   });
   return manager;
 }
@@ -96,9 +101,10 @@ function readBootstrap({ config, runtime }: ServiceContext<AdapterConfig>, seams
 
 /**
  * Builds the adapter for `startService`: reads the bootstrap secret, checks Redis (throws
- * `RedisPreflightError` when it could lose jobs), restores the saved registrations (they resume
- * heartbeating with their saved credentials) and creates the workers paused; they start taking jobs
- * once the port is open. Every step's shutdown hook is registered in its phase.
+ * `RedisPreflightError` when it could lose jobs) and creates the workers paused. The registrations
+ * are the service's active parts: once this replica holds the lease it restores the saved ones (they
+ * resume heartbeating with their saved credentials) and the workers start taking jobs; every call to
+ * Node and every registration write goes through the lease's fence. A standby only serves the API.
  */
 export async function composeAdapter(
   context: ServiceContext<AdapterConfig>,
@@ -112,8 +118,15 @@ export async function composeAdapter(
   await preflightRedis(redis.worker);
   const prefix = config.QUEUE_PREFIX;
   const producer = createProducer(SESSION_EVENTS_QUEUE, { connection: redis.producer, prefix, logger });
-  const manager = buildManager(deps, clocks, redis.worker, createSessionEventsPublisher(producer));
-  await manager.load();
+  const lease = createLeaseElector({
+    redis: redis.producer,
+    key: `${config.STATE_PREFIX}:lease`,
+    ...leaseSettings(config),
+    logger,
+    ...(seams.schedule === undefined ? {} : { schedule: seams.schedule }),
+  });
+  const publisher = createSessionEventsPublisher(producer);
+  const manager = buildManager(deps, clocks, redis.worker, publisher, lease);
   const workerDeps = { connection: redis.worker, prefix, logger, autorun: false };
   // A command waiting for Node must not hold the worker's close (which waits for active jobs).
   const stopping = new AbortController();
@@ -122,20 +135,29 @@ export async function composeAdapter(
     createInstanceEventsWorker(manager, workerDeps),
     createAdapterCommandsWorker(commands, workerDeps),
   ];
-  const steps: Array<[Parameters<Shutdown['register']>[0], string, () => Promise<unknown>]> = [
-    ['readiness', 'commands', async () => stopping.abort()],
-    ['workers', 'job-workers', () => Promise.all(workers.map((worker) => worker.close()))],
-    ['informers', 'registrations', () => manager.stop()],
-    ['queues', 'session-events', () => producer.close()],
-  ];
-  steps.forEach(([phase, name, hook]) => runtime.shutdown.register(phase, name, hook));
+  const stopActive = async (): Promise<void> => {
+    stopping.abort();
+    await Promise.all(workers.map((worker) => worker.close()));
+    await manager.stop();
+  };
+  runtime.shutdown.register('queues', 'session-events', () => producer.close());
   return {
     app: createApp({ ...runtime, access: context.access, runners: manager }),
     manager,
-    afterListen: [{ name: 'job-workers', run: () => workers.forEach((worker) => void worker.worker.run()) }],
+    lease,
+    activeParts: {
+      lease,
+      start: [
+        { name: 'registrations', run: () => manager.load() },
+        { name: 'job-workers', run: () => workers.forEach((worker) => void worker.worker.run()) },
+      ],
+      stop: stopActive,
+    },
     readyFields: () => ({ nodeUrl: config.NODE_URL, registrations: manager.list().length }),
     async stop() {
-      for (const [, , hook] of steps) await hook();
+      await stopActive();
+      await lease.release();
+      await producer.close();
       await Promise.all([redis.producer.quit(), redis.worker.quit()]);
     },
   };

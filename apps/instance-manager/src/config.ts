@@ -1,3 +1,4 @@
+import { leaseEnvFields } from '@sandbox/lease';
 import { baseEnvSchema, durationMsField, flagField } from '@sandbox/service-kit';
 import { z } from 'zod';
 
@@ -73,6 +74,8 @@ export const InstanceManagerConfigSchema = baseEnvSchema({ port: 7101, shutdownT
   /** How long a graceful withdrawal may wait for sessions to end. */
   WITHDRAW_GRACE_MS: durationMsField(12 * 3_600_000, 1_000),
   RESYNC_INTERVAL_MS: durationMsField(5_000, 100),
+  /** One active replica: LEASE_TTL_MS, LEASE_RENEW_DEADLINE_MS, LEASE_RETRY_PERIOD_MS, LEASE_HOLDER_ID. */
+  ...leaseEnvFields(),
   GONE_RETENTION_MS: durationMsField(24 * 3_600_000, 1_000),
 });
 

@@ -1,4 +1,6 @@
 import { INSTANCE_EVENTS_QUEUE, SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
+import { fencedCheckpoint, guardMethods } from '@sandbox/lease';
+import type { LeaseElector } from '@sandbox/lease';
 import { createProducer, createWorker } from '@sandbox/queue';
 import type { TypedWorker } from '@sandbox/queue';
 import type { Health, ServiceLogger, ServiceMetrics } from '@sandbox/service-kit';
@@ -46,7 +48,15 @@ export interface ManagerDeps {
   driver: RuntimeDriver;
   clock: Clock;
   settings: ManagerSettings;
+  /**
+   * The service's lease (two replicas): the controllers' driver actions and record writes check the
+   * holding, and every full pass first checks in through the fence. @defaultValue none (one process)
+   */
+  lease?: LeaseElector;
 }
+
+const DRIVER_ACTIONS = ['ensureApp', 'removeApp', 'start', 'stop'] as const;
+const STORE_WRITES = ['create', 'transition', 'update', 'markQueued', 'end', 'reserve', 'release'] as const;
 
 /** The assembled service: its HTTP app, and start/stop of everything behind it. */
 export interface InstanceManager {
@@ -68,13 +78,15 @@ export interface InstanceManager {
 
 /** Wires stores, drivers, controllers, the worker and the API of the instance-manager. */
 export function createInstanceManager(deps: ManagerDeps): InstanceManager {
-  const { settings, logger, clock, driver } = deps;
+  const { settings, logger, clock, lease } = deps;
   const prefix = settings.keyPrefix;
-  const store = createInstanceStore({
+  const unguardedStore = createInstanceStore({
     redis: deps.workerRedis,
     prefix,
     retentionMs: settings.goneRetentionMs,
   });
+  const store = lease ? guardMethods(unguardedStore, lease, STORE_WRITES) : unguardedStore;
+  const driver = lease ? guardMethods(deps.driver, lease, DRIVER_ACTIONS) : deps.driver;
   const producer = createProducer(INSTANCE_EVENTS_QUEUE, {
     connection: deps.producerRedis,
     prefix: settings.queuePrefix,
@@ -99,11 +111,16 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
   const ender: InstanceEnder = createInstanceEnder(ctx, starter.isStarting);
   const lifecycle = { starter, ender };
   const reconcileApp = createAppReconciler(ctx, lifecycle, (app, ms) => loop.retryLater(app, ms));
-  const loop = createReconcileLoop(
-    ctx,
-    { syncHost: createHostSync(ctx, lifecycle), reconcileApp },
-    settings.resyncIntervalMs,
-  );
+  const hostSync = createHostSync(ctx, lifecycle);
+  // With a lease, each pass checks in through the fence first: a replica that missed losing the lease
+  // stops at its next pass (Redis refuses the stale token) instead of acting on the host.
+  const syncHost = lease
+    ? async () => {
+        await fencedCheckpoint(lease, 'reconcile-pass', () => clock.now());
+        await hostSync();
+      }
+    : hostSync;
+  const loop = createReconcileLoop(ctx, { syncHost, reconcileApp }, settings.resyncIntervalMs);
   const activeLoop = loop;
   let worker: TypedWorker | undefined;
 

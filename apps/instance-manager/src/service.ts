@@ -1,3 +1,4 @@
+import { createLeaseElector, leaseSettings } from '@sandbox/lease';
 import { preflightRedis, openRedisPair } from '@sandbox/queue';
 import type { ServiceContext, ServiceWiring } from '@sandbox/service-kit';
 import { systemClock } from './clock';
@@ -24,7 +25,7 @@ export function managerSettings(config: InstanceManagerConfig): ManagerSettings 
 /**
  * Builds the instance-manager for `startService`: Redis (preflight refuses eviction or AOF off), the
  * runtime driver, the manager. The recovery pass runs once the port is open (it can take a while with
- * many instances), and readiness waits for it.
+ * many instances) and this replica holds the service's lease; readiness waits for both.
  */
 export async function composeInstanceManager({
   config,
@@ -35,6 +36,12 @@ export async function composeInstanceManager({
   const redis = openRedisPair(config.REDIS_URL, runtime);
   logger.info(await preflightRedis(redis.worker), 'redis preflight passed');
   const driver = await createDriver(config, logger, systemClock, runtime.metrics.registry);
+  const lease = createLeaseElector({
+    redis: redis.producer,
+    key: `${config.KEY_PREFIX}:lease`,
+    ...leaseSettings(config),
+    logger,
+  });
   const manager = createInstanceManager({
     ...runtime,
     access,
@@ -43,12 +50,17 @@ export async function composeInstanceManager({
     driver,
     clock: systemClock,
     settings: managerSettings(config),
+    lease,
   });
-  runtime.shutdown.register('workers', 'instance-manager', () => manager.stop());
   runtime.health.addReadinessCheck('recovered', () => manager.ready());
   return {
     app: manager.app,
-    afterListen: [{ name: 'recovery', run: () => manager.start() }],
+    // Only the lease holder opens the driver, recovers and reconciles; a standby serves the API's reads.
+    activeParts: {
+      lease,
+      start: [{ name: 'recovery', run: () => manager.start() }],
+      stop: () => manager.stop(),
+    },
     readyFields: () => ({ driver: driver.name, port: config.PORT }),
   };
 }

@@ -1,3 +1,4 @@
+import { leaseEnvFields } from '@sandbox/lease';
 import { baseEnvSchema, durationMsField, secretFilePathField } from '@sandbox/service-kit';
 import { z } from 'zod';
 
@@ -64,6 +65,8 @@ export const HandoffConfigSchema = baseEnvSchema({ port: 7104, shutdownTimeoutMs
     DURABILITY_CHECK_MS: durationMsField(5_000, 100),
     /** Terminal records are deleted this long after their outcome; 0 keeps them forever. */
     TERMINAL_RETENTION_MS: durationMsField(30 * 24 * 3_600_000),
+    /** One active delivery: LEASE_TTL_MS, LEASE_RENEW_DEADLINE_MS, LEASE_RETRY_PERIOD_MS, LEASE_HOLDER_ID. */
+    ...leaseEnvFields(),
   })
   .superRefine((config, ctx) => {
     if (config.CHAIN_VIEW === 'clock' && config.CHAIN_GENESIS_MS === undefined)

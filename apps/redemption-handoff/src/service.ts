@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import { createLeaseElector, leaseSettings } from '@sandbox/lease';
 import { TICKET_DELIVERY_QUEUE } from '@sandbox/protocol';
 import { createProducer, createWorker } from '@sandbox/queue';
 import {
@@ -14,6 +15,7 @@ import type { RequestHandler } from 'express';
 import { createApp } from './app';
 import { ticketWindowsFor } from './chain/ticket-window';
 import type { HandoffConfig } from './config';
+import { fenceOutcomeCursor, fenceRedeemerCalls } from './delivery/fenced-redeemer';
 import { createRedeemerClient, type RedeemerClient } from './delivery/redeemer-client';
 import { createIntake } from './intake/intake';
 import { createTicketScreen } from './intake/ticket-screen';
@@ -31,13 +33,21 @@ function readSecrets({ config, runtime }: ServiceContext<HandoffConfig>) {
   return { intakeToken: read(config.INTAKE_SECRET_FILE), redeemerToken: read(config.REDEEMER_SECRET_FILE) };
 }
 
+/** What the delivery side started; stopped together when the lease ends or the process stops. */
+type Stoppable = () => unknown;
+
 /** Reconciles now and every RECONCILE_INTERVAL_MS. */
-async function startReconciliation(config: HandoffConfig, runtime: ServiceRuntime, deps: ReconcileDeps) {
+async function startReconciliation(
+  config: HandoffConfig,
+  runtime: ServiceRuntime,
+  deps: ReconcileDeps,
+  stops: Stoppable[],
+) {
   await reconcile(deps);
   const timer = setInterval(() => {
     reconcile(deps).catch((error: unknown) => runtime.logger.warn({ err: error }, 'reconciliation failed'));
   }, config.RECONCILE_INTERVAL_MS);
-  runtime.shutdown.register('workers', 'reconcile-timer', () => clearInterval(timer));
+  stops.push(() => clearInterval(timer));
 }
 
 /** The `ticket-delivery` worker and the outcome poller, on the worker connection. */
@@ -45,8 +55,9 @@ function startDelivery(
   config: HandoffConfig,
   runtime: ServiceRuntime,
   deps: { store: TicketStore; redeemer: RedeemerClient; metrics: HandoffMetrics; now: () => number },
+  stops: Stoppable[],
 ): void {
-  const { logger, shutdown } = runtime;
+  const { logger } = runtime;
   const handler = createDeliverTicketHandler({
     ...deps,
     logger,
@@ -71,7 +82,7 @@ function startDelivery(
       },
     },
   );
-  shutdown.register('workers', 'ticket-delivery', () => worker.close());
+  stops.push(() => worker.close());
   const poller = createOutcomePoller({
     ...deps,
     logger,
@@ -80,7 +91,7 @@ function startDelivery(
     onApplied: deps.metrics.outcome,
   });
   poller.start();
-  shutdown.register('workers', 'outcome-poller', () => poller.stop());
+  stops.push(() => poller.stop());
 }
 
 /** Intake, operator views, probes: the HTTP side. */
@@ -129,9 +140,12 @@ function buildApp(
 
 /**
  * Builds the service for `startService`: Redis preflight (refuses eviction or AOF off) and durability
- * check, the stores and the delivery queue; then, in order before the port opens, reconciliation of
- * records and jobs, and the delivery worker with the outcome poller. Every part registers its own
- * shutdown. Readiness follows Redis and its durability.
+ * check, the stores and the delivery queue. Reconciliation of records and jobs, the delivery worker
+ * and the outcome poller are the active parts: they run only on the replica holding the lease, calls
+ * to the redeemer and the outcome cursor go through its fence. Intake and the read routes run on every
+ * replica (a ticket's record is created atomically once by its hash and its job id is the hash, so two
+ * replicas taking the same ticket store and queue it once), so a standby stays ready for them.
+ * Readiness follows Redis and its durability.
  */
 export async function composeHandoff(
   context: ServiceContext<HandoffConfig>,
@@ -161,7 +175,15 @@ export async function composeHandoff(
     timeoutMs: config.DELIVERY_TIMEOUT_MS,
   });
   const reconcileDeps = { store, queries, queue: producer.queue, logger: runtime.logger, now };
-  const workerStore = createTicketStore(redis.workerRedis, config.KEY_PREFIX);
+  const lease = createLeaseElector({
+    redis: redis.producerRedis,
+    key: `${config.KEY_PREFIX}:lease`,
+    ...leaseSettings(config),
+    logger: runtime.logger,
+  });
+  const workerStore = fenceOutcomeCursor(createTicketStore(redis.workerRedis, config.KEY_PREFIX), lease);
+  const fencedRedeemer = fenceRedeemerCalls(redeemer, lease, now);
+  const stops: Stoppable[] = [];
   const app = buildApp(config, runtime, {
     redis,
     store,
@@ -171,22 +193,27 @@ export async function composeHandoff(
     access: context.access,
     now,
   });
+  const reconcileAll = { ...reconcileDeps, retentionMs: config.TERMINAL_RETENTION_MS };
   return {
     app,
-    start: [
-      {
-        name: 'reconciliation',
-        run: () =>
-          startReconciliation(config, runtime, {
-            ...reconcileDeps,
-            retentionMs: config.TERMINAL_RETENTION_MS,
-          }),
-      },
-      {
-        name: 'delivery',
-        run: () => startDelivery(config, runtime, { store: workerStore, redeemer, metrics, now }),
-      },
-    ],
+    activeParts: {
+      lease,
+      standbyServes: 'everything',
+      start: [
+        { name: 'reconciliation', run: () => startReconciliation(config, runtime, reconcileAll, stops) },
+        {
+          name: 'delivery',
+          run: () =>
+            startDelivery(
+              config,
+              runtime,
+              { store: workerStore, redeemer: fencedRedeemer, metrics, now },
+              stops,
+            ),
+        },
+      ],
+      stop: async () => void (await Promise.all(stops.splice(0).map((stop) => stop()))),
+    },
     readyFields: () => ({ port: config.PORT, redeemer: config.REDEEMER_URL }),
   };
 }

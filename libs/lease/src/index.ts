@@ -17,3 +17,12 @@ export {
 export { LeaseConfigError, NotLeaseHolderError, StaleLeaseError } from './lease-errors';
 export { leaseKeys, withLeaseCommands, type LeaseKeys, type LeaseRedis } from './lease-scripts';
 export { fencedExec, readFenceLog, type FenceLogEntry, type FencedCommand } from './fenced-exec';
+export {
+  checkpointKeys,
+  fencedCheckpoint,
+  guardMethods,
+  parseLeaseActs,
+  readLeaseActs,
+  requireHolding,
+  type LeaseAct,
+} from './lease-guard';

@@ -8,6 +8,7 @@ import type { LeaseTimings } from './lease-config';
 import { createLeaseElector } from './lease-elector';
 import type { LeaseElector } from './lease-elector';
 import { NotLeaseHolderError, StaleLeaseError } from './lease-errors';
+import { checkpointKeys, fencedCheckpoint, guardMethods, readLeaseActs } from './lease-guard';
 
 const TIMINGS: LeaseTimings = { ttlMs: 600, renewDeadlineMs: 400, retryPeriodMs: 50 };
 
@@ -147,5 +148,31 @@ describe('lease elector on a real Redis', () => {
     await activeOf(b);
     expect(b.elector.holding()?.token).toBe(2);
     expect(a.events.map((event) => event.kind)).toEqual(['active']);
+  });
+});
+
+describe('checkpoints and guards', () => {
+  it('records acts with the token, refuses them from a standby, and guards named methods', async () => {
+    const key = uniquePrefix('lease');
+    const a = contender(key, 'a');
+    await activeOf(a);
+    const b = contender(key, 'b');
+    await fencedCheckpoint(a.elector, 'pass one');
+    await expect(fencedCheckpoint(b.elector, 'pass')).rejects.toBeInstanceOf(NotLeaseHolderError);
+    const actions: string[] = [];
+    const target = { start: (what: string) => actions.push(what), read: () => 'ok' };
+    const onStandby = guardMethods(target, b.elector, ['start']);
+    expect(() => onStandby.start('x')).toThrow(NotLeaseHolderError);
+    expect(onStandby.read()).toBe('ok');
+    guardMethods(target, a.elector, ['start']).start('y');
+    expect(actions).toEqual(['y']);
+    await a.elector.release();
+    await activeOf(b);
+    await fencedCheckpoint(b.elector, 'pass two');
+    expect((await readLeaseActs(admin, key)).map(({ token, act }) => [token, act])).toEqual([
+      [1, 'pass one'],
+      [2, 'pass two'],
+    ]);
+    expect(await admin.hgetall(checkpointKeys(b.elector).active)).toMatchObject({ token: '2', holder: 'b' });
   });
 });

@@ -7,3 +7,15 @@ export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
 export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-process';
 export { parentEnv } from './config';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
+export {
+  checkActs,
+  quantile,
+  replicaStatus,
+  runLeaseRounds,
+  startReplica,
+  TEST_LEASE,
+  waitUntilServing,
+  type LeaseRoundsOptions,
+  type LeaseRoundsResult,
+  type Replica,
+} from './lease-replicas';

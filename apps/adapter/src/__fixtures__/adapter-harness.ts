@@ -9,6 +9,7 @@ import { createProducer, createRedisConnection, type Producer } from '@sandbox/q
 import {
   accessPolicy,
   boundPort,
+  runActiveParts,
   createServiceRuntime,
   listen,
   type ServiceRuntime,
@@ -75,8 +76,10 @@ export async function startAdapter(options: AdapterHarnessOptions): Promise<Adap
     { bootstrapReloadIntervalMs: 0 },
   );
   const server: Server = await listen(service.app, { port: 0 });
-  for (const hook of service.afterListen ?? []) await hook.run();
+  // As startService does: the registrations start once this process holds the adapter's lease.
+  runActiveParts(runtime, service.activeParts);
   runtime.health.markReady();
+  while (runtime.health.standby) await new Promise((resolve) => setTimeout(resolve, 10));
   return {
     service,
     runtime,

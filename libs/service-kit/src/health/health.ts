@@ -43,6 +43,8 @@ export interface Health {
    * still run and are reported) until it is set back to false.
    */
   setStandby(standby: boolean): void;
+  /** Whether this replica is a standby (see {@link Health.setStandby}). */
+  readonly standby: boolean;
   /** Adds a named check, run (with a timeout) on every readiness probe while ready. */
   addReadinessCheck(name: string, check: ReadinessCheck, options?: { timeoutMs?: number }): void;
   /** 200 with the report when ready and every check passes, else 503. Never throws. */
@@ -69,6 +71,9 @@ export function createHealth(options: CreateHealthOptions = {}): Health {
   return {
     get state() {
       return state;
+    },
+    get standby() {
+      return standby;
     },
     version: options.version,
     markReady() {

@@ -40,8 +40,8 @@ async function startWithLease() {
     signals,
     destination: out,
     exit: (code) => exited(code),
-    compose: ({ runtime }) => ({
-      app: createHttpApp(runtime),
+    compose: ({ runtime, access: policy }) => ({
+      app: createHttpApp({ ...runtime, access: policy }),
       activeParts: {
         lease: scripted.lease,
         start: [{ name: 'reconciler', run: () => void scripted.calls.push('start') }],
@@ -57,7 +57,14 @@ async function startWithLease() {
     (await (await fetch(`http://127.0.0.1:${boundPort(server)}/metrics`)).text()).match(
       /^lease_active\{.*\} (\d)$/m,
     )?.[1];
-  return { ...scripted, signals, exit, readyz, metric, runtime };
+  const write = async () =>
+    (
+      await fetch(`http://127.0.0.1:${boundPort(server)}/things`, {
+        method: 'POST',
+        headers: access.headers('admin'),
+      })
+    ).status;
+  return { ...scripted, signals, exit, readyz, metric, runtime, write };
 }
 
 describe('active parts behind a lease', () => {
@@ -65,11 +72,14 @@ describe('active parts behind a lease', () => {
     const service = await startWithLease();
     expect(await service.readyz()).toEqual({ status: 503, body: { status: 'standby', checks: [] } });
     expect(await service.metric()).toBe('0');
+    expect(await service.write()).toBe(503);
     service.grant();
     await new Promise((resolve) => setImmediate(resolve));
     expect(service.calls).toEqual(['start']);
     expect((await service.readyz()).status).toBe(200);
     expect(await service.metric()).toBe('1');
+    // Past the standby guard: the app itself answers (no such route).
+    expect(await service.write()).toBe(404);
     service.signals.emit('SIGTERM');
     expect(await service.exit).toBe(0);
     // The parts stop in the workers phase, the lease is freed after them.

@@ -1,4 +1,7 @@
 import { Gauge } from 'prom-client';
+import type { RequestHandler } from 'express';
+import { UnavailableError } from '../errors/app-error';
+import type { Health } from '../health/health';
 import type { ServiceRuntime } from '../lifecycle/service-runtime';
 import type { StartHook } from './start-service';
 
@@ -28,6 +31,13 @@ export interface ActiveParts {
   start: readonly StartHook[];
   /** Stops everything `start` started; called at most once, even when a start is half done. */
   stop(): Promise<void>;
+  /**
+   * What a standby does besides waiting: `reads` (it answers reads, refuses writes with 503 and
+   * reports `/readyz` 503 `standby`), or `everything` (its whole API is safe on several replicas at
+   * once, so it stays ready and serves it; only the active parts wait for the lease).
+   * @defaultValue 'reads'
+   */
+  standbyServes?: 'reads' | 'everything';
 }
 
 /**
@@ -50,7 +60,11 @@ export function runActiveParts(runtime: ServiceRuntime, parts: ActiveParts): voi
     })();
     return stopping;
   };
-  health.setStandby(true);
+  // A standby that serves everything is ready like any replica; the gauge says which one is active.
+  const standby = (value: boolean) => {
+    if (parts.standbyServes !== 'everything') health.setStandby(value);
+  };
+  standby(true);
   shutdown.register('workers', 'lease-active-parts', stopOnce);
   shutdown.register('queues', 'lease', () => parts.lease.release());
   parts.lease.run({
@@ -63,7 +77,7 @@ export function runActiveParts(runtime: ServiceRuntime, parts: ActiveParts): voi
         }
         if (stopping !== undefined) return;
         active.set(1);
-        health.setStandby(false);
+        standby(false);
         logger.info({}, 'lease held: active');
       })();
       starting.catch((error: unknown) => {
@@ -72,11 +86,31 @@ export function runActiveParts(runtime: ServiceRuntime, parts: ActiveParts): voi
       });
     },
     onLost(reason) {
-      health.setStandby(true);
+      standby(true);
       logger.warn({ reason }, 'lease lost: stopping the active parts');
       void stopOnce().finally(() => shutdown.run('lease lost', 1));
     },
   });
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The access policy, then: a standby answers reads but refuses writes with 503 `unavailable` (the
+ * active replica takes them; the probes say which one that is). Services without a lease are never
+ * standby.
+ */
+export function refuseWritesOnStandby(
+  access: RequestHandler,
+  health: Pick<Health, 'standby'>,
+): RequestHandler {
+  return (request, response, next) =>
+    access(request, response, (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      if (health.standby && !READ_METHODS.has(request.method))
+        return next(new UnavailableError('this replica is a standby; writes go to the active replica'));
+      next();
+    });
 }
 
 function leaseActiveGauge(registry: ServiceRuntime['metrics']['registry']) {

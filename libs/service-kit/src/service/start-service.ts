@@ -13,7 +13,7 @@ import type { AccessPolicyOptions } from '../http/access';
 import { createServiceRuntime, serveHttp } from '../lifecycle/service-runtime';
 import type { ServiceRuntime } from '../lifecycle/service-runtime';
 import { installSignalHandlers } from '../lifecycle/signals';
-import { runActiveParts } from './lease-gate';
+import { refuseWritesOnStandby, runActiveParts } from './lease-gate';
 import type { ActiveParts } from './lease-gate';
 import { workspaceVersion } from './workspace-version';
 import type { SignalSource } from '../lifecycle/signals';
@@ -119,7 +119,7 @@ export async function startService<S extends z.ZodType<BaseEnv>>(
   });
   installSignalHandlers(definition.signals ?? process, runtime);
   try {
-    const access = serviceAccess(definition, config, runtime);
+    const access = refuseWritesOnStandby(serviceAccess(definition, config, runtime), runtime.health);
     const wiring = await definition.compose({ config: withRedisPassword(config, runtime), runtime, access });
     await runHooks(runtime, wiring.start ?? []);
     const server = await serveHttp(runtime, wiring.app, {

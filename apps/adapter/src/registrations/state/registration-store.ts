@@ -1,4 +1,6 @@
 import { summarizeZodIssues, type AdapterDrainStatus } from '@sandbox/protocol';
+import { fencedExec } from '@sandbox/lease';
+import type { FencedCommand, LeaseElector } from '@sandbox/lease';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
@@ -48,8 +50,18 @@ export function createRegistrationStore(deps: {
   redis: Redis;
   prefix: string;
   logger: Logger;
+  /**
+   * The service's lease: every write goes through its fence (Redis refuses it from a replica that no
+   * longer holds the lease). @defaultValue none (one process, plain writes)
+   */
+  lease?: LeaseElector;
 }): RegistrationStore {
-  const { redis, prefix, logger } = deps;
+  const { redis, prefix, logger, lease } = deps;
+  const write = async (commands: FencedCommand[]): Promise<void> => {
+    if (lease !== undefined) return void (await fencedExec(lease, commands));
+    const results = (await redis.multi(commands.map((command) => [...command])).exec()) ?? [];
+    for (const [error] of results) if (error) throw error;
+  };
   const indexKey = `${prefix}:registrations`;
   const recordKey = (instanceId: string): string => `${prefix}:registration:${instanceId}`;
   const drainKey = `${prefix}:drain`;
@@ -63,10 +75,16 @@ export function createRegistrationStore(deps: {
     },
     async save(record) {
       const id = record.instance.instanceId;
-      await redis.multi().set(recordKey(id), JSON.stringify(record)).sadd(indexKey, id).exec();
+      await write([
+        ['SET', recordKey(id), JSON.stringify(record)],
+        ['SADD', indexKey, id],
+      ]);
     },
     async remove(instanceId) {
-      await redis.multi().del(recordKey(instanceId)).srem(indexKey, instanceId).exec();
+      await write([
+        ['DEL', recordKey(instanceId)],
+        ['SREM', indexKey, instanceId],
+      ]);
     },
     async loadDrain() {
       const text = await redis.get(drainKey);
@@ -80,7 +98,7 @@ export function createRegistrationStore(deps: {
       return OPEN_DRAIN;
     },
     async saveDrain(status) {
-      await redis.set(drainKey, JSON.stringify(status));
+      await write([['SET', drainKey, JSON.stringify(status)]]);
     },
   };
 }

@@ -1,0 +1,27 @@
+import { fencedCheckpoint } from '@sandbox/lease';
+import type { LeaseElector } from '@sandbox/lease';
+import type { RunnerClient } from '@sandbox/node-client';
+
+/**
+ * The client with each call to Node preceded by a checkpoint through the lease's fence: Node is
+ * outside Redis, so the call itself cannot be fenced, but a replica that lost the lease is refused
+ * (`StaleLeaseError`, `NotLeaseHolderError`) before it sends anything, and the act list shows which
+ * token spoke to Node when.
+ */
+export function fenceNodeCalls(client: RunnerClient, lease: LeaseElector, now: () => number): RunnerClient {
+  const checkpoint = (act: string) => fencedCheckpoint(lease, act, now);
+  return {
+    async heartbeat(call) {
+      await checkpoint('heartbeat');
+      return client.heartbeat(call);
+    },
+    async unregister(call) {
+      await checkpoint('unregister');
+      return client.unregister(call);
+    },
+    async stopSession(call) {
+      await checkpoint('stop-session');
+      return client.stopSession(call);
+    },
+  };
+}
