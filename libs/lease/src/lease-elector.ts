@@ -89,7 +89,7 @@ export function createLeaseElector(options: LeaseElectorOptions): LeaseElector {
     const lost = current.holding;
     current = undefined;
     end();
-    logger.warn({ lease: keys.lease, token: lost.token, reason }, 'lease lost');
+    logger.warn({ lease: keys.lease, fencingToken: lost.token, reason }, 'lease lost');
     handlers?.onLost(reason);
     // Frees the lease at once if Redis still has it as ours (a slow Redis, not a taken lease).
     void redis.sandboxLeaseRelease(keys.lease, lost.value).catch(() => undefined);
@@ -105,7 +105,7 @@ export function createLeaseElector(options: LeaseElectorOptions): LeaseElector {
     current = { holding: { token, holderId, value: `${token} ${holderId}` }, renewedAt: sentAt };
     state = 'active';
     armDeadline();
-    logger.info({ lease: keys.lease, token }, 'lease acquired');
+    logger.info({ lease: keys.lease, fencingToken: token }, 'lease acquired');
     handlers?.onActive();
   };
 
@@ -159,7 +159,10 @@ export function createLeaseElector(options: LeaseElectorOptions): LeaseElector {
       if (state !== 'idle') throw new Error('lease elector already running');
       handlers = runHandlers;
       state = 'standby';
-      loop();
+      // A fail-fast connection refuses commands until it is connected: the first attempt waits for it
+      // rather than failing and costing a whole retry period.
+      if (redis.status === 'ready') loop();
+      else redis.once('ready', loop);
     },
     async release() {
       const held = current?.holding;
@@ -167,7 +170,7 @@ export function createLeaseElector(options: LeaseElectorOptions): LeaseElector {
       end();
       if (held === undefined) return;
       await redis.sandboxLeaseRelease(keys.lease, held.value);
-      logger.info({ lease: keys.lease, token: held.token }, 'lease released');
+      logger.info({ lease: keys.lease, fencingToken: held.token }, 'lease released');
     },
   };
 }

@@ -17,5 +17,6 @@ export {
   waitUntilServing,
   type LeaseRoundsOptions,
   type LeaseRoundsResult,
+  type RecordedAct,
   type Replica,
 } from './lease-replicas';

@@ -1,10 +1,26 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { LeaseAct } from '@sandbox/lease';
-import { parseLeaseActs } from '@sandbox/lease';
 import type { ChildProcessHandle } from '@sandbox/process';
 import { startChildProcess, waitUntilReady } from '@sandbox/process';
 import type { Redis } from 'ioredis';
 import { waitFor } from './wait-for';
+
+/** One fenced act of a lease holder, as `@sandbox/lease`'s `fencedCheckpoint` stores it. */
+export interface RecordedAct {
+  token: number;
+  at: number;
+  act: string;
+}
+
+/**
+ * Lines of a lease's act list (newest first, `"<token> <epoch ms> <act>"`) as acts, oldest first. Read
+ * here from Redis directly: this library sits below the ones it tests.
+ */
+function parseActs(lines: readonly string[]): RecordedAct[] {
+  return [...lines].reverse().map((line) => {
+    const [token = '0', at = '0', ...act] = line.split(' ');
+    return { token: Number(token), at: Number(at), act: act.join(' ') };
+  });
+}
 
 /** One replica of a service, as a real process. */
 export interface Replica {
@@ -64,7 +80,7 @@ export interface LeaseRoundsResult {
   /** Per round: from the holder's end to the first fenced act of the next token. */
   takeoverMs: number[];
   /** Every fenced act recorded during the run, in Redis order. */
-  acts: LeaseAct[];
+  acts: RecordedAct[];
   /** Exit codes of paused holders after they were resumed (each must have given up). */
   resumedExits: (number | null)[];
 }
@@ -96,13 +112,13 @@ export async function runLeaseRounds(
   let generation = 0;
   const replicas = [await options.start(`r${generation++}`), await options.start(`r${generation++}`)];
   await Promise.all(replicas.map((replica) => waitUntilServing(replica, timeoutMs)));
-  const acts: LeaseAct[] = [];
+  const acts: RecordedAct[] = [];
   let newest: string | undefined;
   const collect = async (): Promise<void> => {
     const lines = await options.redis.lrange(`${options.leaseKey}:acts`, 0, -1);
     const seen = newest === undefined ? lines.length : lines.indexOf(newest);
     newest = lines[0] ?? newest;
-    acts.push(...parseLeaseActs(lines.slice(0, seen === -1 ? lines.length : seen)));
+    acts.push(...parseActs(lines.slice(0, seen === -1 ? lines.length : seen)));
   };
   const currentToken = async () => {
     const value = await waitFor(() => options.redis.get(options.leaseKey), {
@@ -155,7 +171,7 @@ export async function runLeaseRounds(
  * What the fence must guarantee, as seen in the acts: tokens never decrease in Redis order (once a
  * newer holder acted, no older one ever acted again: never two active at once). Returns the problems.
  */
-export function checkActs(acts: readonly LeaseAct[]): string[] {
+export function checkActs(acts: readonly RecordedAct[]): string[] {
   const problems: string[] = [];
   for (let index = 1; index < acts.length; index += 1) {
     const before = acts[index - 1];
