@@ -5,8 +5,8 @@ import {
   checkActs,
   createTestAccess,
   findFreePort,
-  quantile,
   replicaStatus,
+  reportLeaseRounds,
   runLeaseRounds,
   startRedis,
   startReplica,
@@ -91,10 +91,7 @@ describe(`adapter: one active replica of two (${ROUNDS} rounds)`, () => {
       await waitFor(async () => (await runnerView(api, 'lease-1'))?.state === 'registered', {
         description: 'lease-1 registered at the active replica',
       });
-      process.stdout.write(
-        `adapter lease: ${ROUNDS} rounds, takeover p50 ${quantile(result.takeoverMs, 0.5)} ms, ` +
-          `p99 ${quantile(result.takeoverMs, 0.99)} ms, max ${Math.max(...result.takeoverMs)} ms\n`,
-      );
+      await reportLeaseRounds('adapter', result, process.env['LEASE_REPORT_FILE']);
       await Promise.all(replicas.map((replica) => replica.child.stop()));
       replicas = [];
     },

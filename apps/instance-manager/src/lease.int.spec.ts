@@ -5,8 +5,8 @@ import {
   checkActs,
   createTestAccess,
   findFreePort,
-  quantile,
   replicaStatus,
+  reportLeaseRounds,
   runLeaseRounds,
   startRedis,
   startReplica,
@@ -75,10 +75,7 @@ describeAsRoot(`instance-manager: one active replica of two (${ROUNDS} rounds)`,
       expect(result.resumedExits.every((code) => code === 1)).toBe(true);
       const statuses = (await Promise.all(replicas.map((replica) => replicaStatus(replica.port)))).sort();
       expect(statuses).toEqual(['ready', 'standby']);
-      process.stdout.write(
-        `instance-manager lease: ${ROUNDS} rounds, takeover p50 ${quantile(result.takeoverMs, 0.5)} ms, ` +
-          `p99 ${quantile(result.takeoverMs, 0.99)} ms, max ${Math.max(...result.takeoverMs)} ms\n`,
-      );
+      await reportLeaseRounds('instance-manager', result, process.env['LEASE_REPORT_FILE']);
       await Promise.all(replicas.map((replica) => replica.child.stop()));
       replicas = [];
       expect(await hostLeftovers(PREFIX)).toEqual([]);

@@ -9,8 +9,8 @@ import {
   checkActs,
   createTestAccess,
   findFreePort,
-  quantile,
   replicaStatus,
+  reportLeaseRounds,
   runLeaseRounds,
   startRedis,
   startReplica,
@@ -106,10 +106,7 @@ describe(`redemption-handoff: one active delivery of two replicas (${ROUNDS} rou
         '0',
         '1',
       ]);
-      process.stdout.write(
-        `redemption-handoff lease: ${ROUNDS} rounds, takeover p50 ${quantile(result.takeoverMs, 0.5)} ms, ` +
-          `p99 ${quantile(result.takeoverMs, 0.99)} ms, max ${Math.max(...result.takeoverMs)} ms\n`,
-      );
+      await reportLeaseRounds('redemption-handoff', result, process.env['LEASE_REPORT_FILE']);
       await Promise.all(replicas.map((replica) => replica.child.stop()));
       replicas = [];
     },

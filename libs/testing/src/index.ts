@@ -11,6 +11,7 @@ export {
   checkActs,
   quantile,
   replicaStatus,
+  reportLeaseRounds,
   runLeaseRounds,
   startReplica,
   TEST_LEASE,

@@ -1,3 +1,4 @@
+import { appendFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcessHandle } from '@sandbox/process';
 import { startChildProcess, waitUntilReady } from '@sandbox/process';
@@ -79,6 +80,9 @@ export interface LeaseRoundsOptions {
 export interface LeaseRoundsResult {
   /** Per round: from the holder's end to the first fenced act of the next token. */
   takeoverMs: number[];
+  /** How many rounds killed the holder (kill -9) and how many paused it. */
+  kills: number;
+  pauses: number;
   /** Every fenced act recorded during the run, in Redis order. */
   acts: RecordedAct[];
   /** Exit codes of paused holders after they were resumed (each must have given up). */
@@ -148,6 +152,8 @@ export async function runLeaseRounds(
     const endedAt = Date.now();
     if (pause) holder.child.signal('SIGSTOP');
     else await holder.child.kill();
+    // A killed holder's replacement starts at once, as a Deployment's would, racing the takeover.
+    const replacing = pause ? undefined : options.start(`r${generation++}`);
     const next = await actedWith(held.token);
     takeoverMs.push(next.at - endedAt);
     if (pause) {
@@ -158,13 +164,14 @@ export async function runLeaseRounds(
       resumedExits.push(exit?.code ?? null);
       if (exit === undefined) await holder.child.kill();
     }
-    const replacement = await options.start(`r${generation++}`);
+    const replacement = await (replacing ?? options.start(`r${generation++}`));
     replicas[index] = replacement;
     await waitUntilServing(replacement, timeoutMs);
     options.onRound?.(round, takeoverMs.at(-1) ?? NaN);
   }
   await collect();
-  return { takeoverMs, acts, resumedExits, replicas };
+  const pauses = resumedExits.length;
+  return { takeoverMs, acts, resumedExits, replicas, kills: options.rounds - pauses, pauses };
 }
 
 /**
@@ -180,6 +187,25 @@ export function checkActs(acts: readonly RecordedAct[]): string[] {
       problems.push(`act ${index} has token ${act.token} after token ${before.token}`);
   }
   return problems;
+}
+
+/**
+ * Prints the run's summary line and, when `LEASE_REPORT_FILE` names a file, appends the run as a JSON
+ * line there (the lease bench reads it).
+ */
+export async function reportLeaseRounds(
+  service: string,
+  result: LeaseRoundsResult,
+  reportFile?: string,
+): Promise<void> {
+  const { takeoverMs } = result;
+  process.stdout.write(
+    `${service} lease: ${result.kills} kill -9, ${result.pauses} pauses, takeover p50 ${quantile(takeoverMs, 0.5)} ms, ` +
+      `p99 ${quantile(takeoverMs, 0.99)} ms, max ${Math.max(...takeoverMs)} ms\n`,
+  );
+  if (reportFile === undefined || reportFile === '') return;
+  const line = { service, kills: result.kills, pauses: result.pauses, takeoverMs, acts: result.acts.length };
+  await appendFile(reportFile, `${JSON.stringify(line)}\n`);
 }
 
 /** The q-quantile (0..1) of `values`, nearest rank. */
