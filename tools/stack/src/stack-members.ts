@@ -38,6 +38,8 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       ...{ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: config.LOG_LEVEL },
       // No load balancer routes to the embedded stack: close listeners as soon as readiness is off.
       DRAIN_DELAY_MS: '0',
+      // One replica of each: a restarted member keeps its lease name and takes its lease back at once.
+      LEASE_HOLDER_ID: `stack-${name}`,
       ...env,
     },
     isReady: () => httpReady(`http://127.0.0.1:${port}/readyz`),
