@@ -1,3 +1,4 @@
+import { leaseEnvFields } from '@sandbox/lease';
 import { MAX_QUIET_PERIOD_MS, drainDurationSchema, DrainWindowSchema } from '@sandbox/protocol';
 import { baseEnvSchema, durationMsField, secretFilePathField } from '@sandbox/service-kit';
 import { z } from 'zod';
@@ -45,6 +46,8 @@ export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
     KUBE_CONTAINER: z.string().min(1).default('livepeer-node'),
     /** Without it: the pod's service account in a cluster, else KUBECONFIG or ~/.kube/config. */
     KUBECONFIG_PATH: z.string().min(1).optional(),
+    /** One active step worker: LEASE_TTL_MS, LEASE_RENEW_DEADLINE_MS, LEASE_RETRY_PERIOD_MS, LEASE_HOLDER_ID. */
+    ...leaseEnvFields(),
   })
   .superRefine((config, context) => {
     if (config.ORCHESTRATOR_DRIVER === 'command' && config.REPLACE_COMMAND === undefined) {

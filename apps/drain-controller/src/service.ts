@@ -1,4 +1,5 @@
 import { ADAPTER_COMMANDS_QUEUE, DRAIN_STEPS_QUEUE } from '@sandbox/protocol';
+import { createLeaseElector, fencedCheckpoint, leaseSettings, type LeaseElector } from '@sandbox/lease';
 import { createProducer, createRedisConnection, preflightRedis } from '@sandbox/queue';
 import {
   bearerToken,
@@ -34,6 +35,22 @@ export interface DrainParts {
   readonly store: DrainStore;
 }
 
+/** The driver with each replacement preceded by a checkpoint through the lease's fence. */
+function fenceReplacements(
+  driver: OrchestratorDriver,
+  lease: LeaseElector,
+  now: () => number,
+): OrchestratorDriver {
+  return {
+    kind: driver.kind,
+    async replace(request) {
+      await fencedCheckpoint(lease, 'replace', now);
+      return driver.replace(request);
+    },
+    readiness: (request) => driver.readiness(request),
+  };
+}
+
 function openRedis(config: DrainConfig, { logger, shutdown, health }: ServiceRuntime) {
   const producer: Redis = createRedisConnection(config.REDIS_URL, 'producer', { logger });
   const worker: Redis = createRedisConnection(config.REDIS_URL, 'worker', { logger });
@@ -45,9 +62,10 @@ function openRedis(config: DrainConfig, { logger, shutdown, health }: ServiceRun
 }
 
 /**
- * Builds the drain-controller for `startService`: the store, the step queue, the worker (started once
- * the port is open) and the API. Before the port opens: the Redis preflight, then the re-arming of the
- * active drain (its step, and its deadline from the stored record). Every part registers its shutdown.
+ * Builds the drain-controller for `startService`: the store, the step queue, the worker and the API.
+ * Before the port opens: the Redis preflight. Once this replica holds the lease: the re-arming of the
+ * active drain (its step, and its deadline from the stored record), then the worker; every replacement
+ * of Node first checks in through the lease's fence. Every part registers its shutdown.
  */
 export function composeDrainController(
   { config, runtime, access }: ServiceContext<DrainConfig>,
@@ -63,6 +81,12 @@ export function composeDrainController(
   shutdown.register('queues', 'producers', () => Promise.all([steps.close(), adapterCommands.close()]));
 
   const store = createDrainStore(redis.producer, config.KEY_PREFIX);
+  const lease = createLeaseElector({
+    redis: redis.producer,
+    key: `${config.KEY_PREFIX}:lease`,
+    ...leaseSettings(config),
+    logger,
+  });
   const current = async () => {
     const active = await store.activeId();
     return active === undefined ? (await store.list(1))[0] : (await store.get(active))?.record;
@@ -83,7 +107,7 @@ export function composeDrainController(
           token: bearerToken(readSecretFileText(config.ADAPTER_TOKEN_FILE, { scrubber: runtime.secrets })),
           now,
         }),
-      driver: seams.driver,
+      driver: fenceReplacements(seams.driver, lease, now),
       logger,
       now,
       pollMs: config.POLL_MS,
@@ -103,7 +127,6 @@ export function composeDrainController(
       },
     },
   );
-  shutdown.register('workers', 'drain-steps', () => worker.close());
 
   const rearm = async () => {
     const active = await store.activeId();
@@ -127,10 +150,17 @@ export function composeDrainController(
             'redis preflight passed',
           ),
       },
-      { name: 'rearm-active-drain', run: rearm },
     ],
-    // The worker's run() resolves only when it closes: start it without waiting.
-    afterListen: [{ name: 'drain-steps-worker', run: () => void worker.worker.run() }],
+    // Only the lease holder re-arms the active drain and runs the steps; a standby serves reads.
+    activeParts: {
+      lease,
+      start: [
+        { name: 'rearm-active-drain', run: rearm },
+        // The worker's run() resolves only when it closes: start it without waiting.
+        { name: 'drain-steps-worker', run: () => void worker.worker.run() },
+      ],
+      stop: () => worker.close(),
+    },
     readyFields: () => ({ port: config.PORT, driver: seams.driver.kind }),
   };
 }

@@ -97,7 +97,11 @@ export function createLeaseElector(options: LeaseElectorOptions): LeaseElector {
 
   const acquire = async (sentAt: number): Promise<void> => {
     const [token, held] = await redis.sandboxLeaseAcquire(keys.lease, keys.counter, holderId, timings.ttlMs);
-    if (state !== 'standby') return;
+    if (state !== 'standby') {
+      // Released while the acquisition was in flight: free what it took rather than block a TTL.
+      if (token !== 0) await redis.sandboxLeaseRelease(keys.lease, `${token} ${holderId}`);
+      return;
+    }
     if (token === 0) {
       logger.info({ lease: keys.lease, heldBy: held.split(' ').slice(1).join(' ') }, 'lease held elsewhere');
       return;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startChildProcess } from '@sandbox/process';
 import { parentEnv, quantile } from '@sandbox/testing';
 
-const ROUNDS = process.env['LEASE_ROUNDS'] ?? '125';
+const ROUNDS = parentEnv()['LEASE_ROUNDS'] ?? '125';
 const SPECS = [
   'apps/instance-manager/src/lease.int.spec.ts',
   'apps/adapter/src/lease.int.spec.ts',

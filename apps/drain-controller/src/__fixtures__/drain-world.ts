@@ -162,6 +162,8 @@ export async function startDrainWorld(
     REDIS_URL: redis.url,
     QUEUE_PREFIX: prefix,
     KEY_PREFIX: `${prefix}-drain`,
+    // One replica restarted in place: it takes its lease back at once.
+    LEASE_HOLDER_ID: 'drain-controller-0',
     ADAPTER_URL: adapterUrl,
     REPLACE_COMMAND: sim.replaceCommand,
     NODE_READY_URL: `${sim.metricsUrl}/readyz`,
@@ -224,6 +226,8 @@ export async function startDrainWorld(
         exit: () => undefined,
       });
       if (parts === undefined) throw new Error('the controller exposed no parts');
+      // Writes wait for the lease: the controller acts once it holds it (its readiness says so).
+      await waitFor(() => !runtime.health.standby, { description: 'the controller to hold its lease' });
       const running: RunningController = {
         parts,
         url: `http://127.0.0.1:${boundPort(server)}`,
