@@ -40,18 +40,26 @@ export function parseCanI(stdout: string, code: number | null): boolean {
   throw new Error(`kubectl auth can-i answered ${JSON.stringify(stdout.trim())} (exit ${code})`);
 }
 
+/** Questions asked at once: each is one short kubectl process. */
+const CONCURRENCY = 4;
+
 /** The matrix: every grant must be `yes`, every near miss `no`. Returns the mismatches in words. */
 export async function canIMatrix(exec: Exec, kubectl: string, kubeconfig: string): Promise<string[]> {
+  const asks = DEPLOY.serviceAccounts.flatMap((account) => [
+    ...ALLOWED[account].map((question) => ({ account, question, expected: true })),
+    ...deniedTo(account).map((question) => ({ account, question, expected: false })),
+  ]);
   const wrong: string[] = [];
-  const ask = async (account: Account, question: AccessQuestion, expected: boolean) => {
-    const args = ['--kubeconfig', kubeconfig, ...canIArgs(account, question)];
-    const result = await exec(kubectl, args, { allowFailure: true, timeoutMs: 30_000 });
-    if (parseCanI(result.stdout, result.code) !== expected)
-      wrong.push(`${account}: ${describeQuestion(question)} should be ${expected ? 'allowed' : 'denied'}`);
+  const worker = async () => {
+    for (let ask = asks.shift(); ask; ask = asks.shift()) {
+      const args = ['--kubeconfig', kubeconfig, ...canIArgs(ask.account, ask.question)];
+      const result = await exec(kubectl, args, { allowFailure: true, timeoutMs: 30_000 });
+      if (parseCanI(result.stdout, result.code) !== ask.expected)
+        wrong.push(
+          `${ask.account}: ${describeQuestion(ask.question)} should be ${ask.expected ? 'allowed' : 'denied'}`,
+        );
+    }
   };
-  for (const account of DEPLOY.serviceAccounts) {
-    for (const question of ALLOWED[account]) await ask(account, question, true);
-    for (const question of deniedTo(account)) await ask(account, question, false);
-  }
-  return wrong;
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return wrong.sort();
 }

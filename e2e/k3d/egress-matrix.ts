@@ -78,9 +78,12 @@ export interface ProbeOutcome {
 export function matrixViolations(rows: readonly EgressRow[], outcomes: readonly ProbeOutcome[]): string[] {
   return rows.flatMap((row, index) => {
     const outcome = outcomes[index];
-    const connected = outcome?.result === 'connected';
-    if ((row.expect === 'connects') === connected) return [];
-    const seen = outcome ? `${outcome.result}${outcome.detail ? ` ${outcome.detail}` : ''}` : 'no answer';
-    return [`${row.target} ${row.host}:${row.port}: expected ${row.expect}, got ${seen}`];
+    const where = `${row.target} ${row.host}:${row.port}`;
+    // A probe that never answered proves nothing either way.
+    if (!outcome) return [`${where}: expected ${row.expect}, got no answer`];
+    if ((row.expect === 'connects') === (outcome.result === 'connected')) return [];
+    return [
+      `${where}: expected ${row.expect}, got ${outcome.result}${outcome.detail ? ` ${outcome.detail}` : ''}`,
+    ];
   });
 }

@@ -29,8 +29,9 @@ export async function downloadK3d(
   path: string,
   arch: string,
   fetchFn: typeof fetch,
+  pinned: Readonly<Record<string, string>> = K3D.sha256,
 ): Promise<string | undefined> {
-  const expected = K3D.sha256[arch];
+  const expected = pinned[arch];
   if (!expected) return `no pinned k3d ${K3D.version} for ${arch}`;
   let body: Buffer;
   try {
