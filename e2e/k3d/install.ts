@@ -9,21 +9,22 @@ import { REPO_ROOT } from './node-image';
 export const SYSTEM_NAMESPACE = 'sandbox-system';
 export const APPS_NAMESPACE = 'sandbox-apps';
 
-/** `npm run images -- --out DIR` (the k3d overlay), then every archive checked as importers read it. */
+/**
+ * `npm run images -- --out DIR --overlay k3d` (its program, run directly: writing archives needs no
+ * podman or runsc, so none of the host packages `npm run images` checks for), then every archive
+ * checked as the importers read it.
+ */
 export async function buildImageArchives(
   exec: Exec,
   outDir: string,
   log: (line: string) => void,
 ): Promise<CheckedArchive[]> {
-  await exec(
-    process.execPath,
-    [join(REPO_ROOT, 'scripts', 'dev.mjs'), 'images', '--out', outDir, '--overlay', 'k3d'],
-    {
-      cwd: REPO_ROOT,
-      timeoutMs: 30 * 60_000,
-      onLine: log,
-    },
-  );
+  const program = join(REPO_ROOT, 'tools', 'images', 'src', 'main.ts');
+  await exec(process.execPath, ['--import', 'tsx', program, '--out', outDir, '--overlay', 'k3d'], {
+    cwd: REPO_ROOT,
+    timeoutMs: 30 * 60_000,
+    onLine: log,
+  });
   const files = (await readdir(outDir)).filter((name) => name.endsWith('.tar')).sort();
   const checked: CheckedArchive[] = [];
   for (const file of files) checked.push(await checkImageArchive(exec, join(outDir, file)));

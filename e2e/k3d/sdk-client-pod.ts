@@ -54,12 +54,16 @@ export function sdkClientManifest(script: string, app: string, podName: string):
 
 /** The JSON step lines of the client's output (pip's noise goes to stderr, logs may interleave). */
 export function parseSteps(output: string): SdkStep[] {
-  return output
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as SdkStep)
-    .filter((step) => typeof step.step === 'string');
+  return output.split('\n').flatMap((line) => {
+    try {
+      const parsed = JSON.parse(line.trim()) as unknown;
+      const isStep =
+        parsed !== null && typeof parsed === 'object' && typeof (parsed as SdkStep).step === 'string';
+      return isStep ? [parsed as SdkStep] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Runs the client pod to its end and returns its steps and phase. */
