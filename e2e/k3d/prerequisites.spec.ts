@@ -116,6 +116,19 @@ describe('npm run e2e:k3d without a Docker engine', () => {
       expect(run.stdout).toContain(`[e2e:k3d] skipped: no Docker engine (${NO_DAEMON}); nothing was checked`);
       expect(run.stdout).not.toMatch(/passed|ok {3}/);
       expect(run.status).toBe(0);
+      // Hosted CI, where Docker is the point, asks for a failure instead of a skip.
+      const required = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', join(REPO_ROOT, 'e2e', 'k3d', 'main.ts'), '--require'],
+        {
+          cwd: REPO_ROOT,
+          encoding: 'utf8',
+          env: { PATH: `${bin}:/usr/bin:/bin`, HOME: bin },
+          timeout: 60_000,
+        },
+      );
+      expect(required.stdout).toContain('skipped: no Docker engine (');
+      expect(required.status).toBe(1);
     } finally {
       await rm(bin, { recursive: true, force: true });
     }
