@@ -2,7 +2,7 @@ import { describeExit, startChildProcess } from '@sandbox/process';
 
 /** Options of {@link exec}. */
 export interface ExecOptions {
-  /** Added to PATH and HOME (the child inherits nothing else). */
+  /** Added to PATH, HOME and the Docker variables (the child inherits nothing else). */
   env?: Record<string, string>;
   cwd?: string;
   /** @defaultValue 120000 */
@@ -23,11 +23,30 @@ export interface ExecResult {
 /** Runs a program in its own process group (killed whole on timeout or when this process exits). */
 export type Exec = (command: string, args: readonly string[], options?: ExecOptions) => Promise<ExecResult>;
 
+/** Passed through when set: where the Docker engine is (rootless, remote, contexts). */
+const DOCKER_ENV = [
+  'DOCKER_HOST',
+  'DOCKER_CONTEXT',
+  'DOCKER_CONFIG',
+  'DOCKER_CERT_PATH',
+  'DOCKER_TLS_VERIFY',
+  'XDG_RUNTIME_DIR',
+];
+
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+  for (const name of DOCKER_ENV) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 /** The real {@link Exec}, on `@sandbox/process`. */
 export const exec: Exec = async (command, args, options = {}) => {
   const child = startChildProcess(command, args, {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    env: { ...baseEnv(), ...options.env },
     onLine: options.onLine ? (line) => options.onLine?.(line) : undefined,
   });
   const timeoutMs = options.timeoutMs ?? 120_000;

@@ -85,8 +85,13 @@ async function systemFlow(kubectl: Kubectl, resources: SuiteResources, image: st
   const node = await kubectl.portForward(SYSTEM_NAMESPACE, 'svc/livepeer-node', 8935);
   resources.forwards.push(manager, node);
   const token = await kubectl.secretValue(SYSTEM_NAMESPACE, 'instance-manager-api-tokens', 'admin');
-  await declareApp(manager.url, token, 'echo', exampleAppSpec(image, 'none', 2));
-  await declareApp(manager.url, token, 'echo-net', exampleAppSpec(image, 'internet', 1));
+  await declareApp(manager.url, token, 'echo', exampleAppSpec(image, 'none', { warmPool: 2, max: 3 }));
+  await declareApp(
+    manager.url,
+    token,
+    'echo-net',
+    exampleAppSpec(image, 'internet', { warmPool: 1, max: 2 }),
+  );
   const echo = await waitForReadyPods(kubectl, 'echo', 2);
   const echoNet = await waitForReadyPods(kubectl, 'echo-net', 1);
   log('ok   apps declared through the instance-manager API have ready pods');

@@ -21,15 +21,19 @@ interface PodList {
   }[];
 }
 
-/** The example app as an app spec: the image just built, HTTP health check, small resources. */
-export function exampleAppSpec(image: string, egress: 'none' | 'internet', warm: number): AppSpecInput {
+/** The example app as an app spec: the image just built, HTTP health check, single-session instances. */
+export function exampleAppSpec(
+  image: string,
+  egress: 'none' | 'internet',
+  instances: { warmPool: number; max: number },
+): AppSpecInput {
   return {
     image,
     port: 8080,
     healthCheck: { type: 'http', path: '/healthz' },
-    resources: { cpu: '250m', memory: '128Mi' },
+    resources: { cpu: '500m', memory: '256Mi' },
     mode: 'persistent',
-    instances: { kind: 'single-session', warmPool: warm, max: warm + 2 },
+    instances: { kind: 'single-session', ...instances },
     egress,
   };
 }
