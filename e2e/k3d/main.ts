@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { exec } from './exec';
 import { findK3d } from './k3d-binary';
 import { checkPrerequisites } from './prerequisites';
-import { releaseResources, runSuite, type SuiteResources } from './suite';
+import { runSuite } from './suite';
+import { printDiagnostics, releaseResources, type SuiteResources } from './suite-resources';
 
 const log = (line: string) => process.stdout.write(`[e2e:k3d] ${line}\n`);
 
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     log((error as Error).message);
+    await printDiagnostics(resources, log);
     return 1;
   } finally {
     log('deleting the cluster');

@@ -1,10 +1,10 @@
 // The k3d suite's steps, in order, against one fresh cluster. Each check prints `ok <name>` or
 // throws; the caller deletes the cluster whatever happens.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canIMatrix } from './can-i';
-import { createCluster, type K3dCluster } from './cluster';
+import { createCluster } from './cluster';
 import { clusterFacts } from './cluster-facts';
 import { drainNode } from './drain';
 import { egressMatrix, matrixViolations, type EgressRow, type ProbeOutcome } from './egress-matrix';
@@ -20,6 +20,7 @@ import { createKubectl, type Kubectl, type PortForward } from './kubectl';
 import { ensureNodeImage } from './node-image';
 import { connectFromPod, isGvisorKernel, podKernel } from './pod-probes';
 import type { Tools } from './prerequisites';
+import type { SuiteResources } from './suite-resources';
 import { runSdkClient } from './sdk-client-pod';
 import {
   appPods,
@@ -29,13 +30,6 @@ import {
   waitForRunners,
   type AppPod,
 } from './system-flow';
-
-/** What the suite holds that must be released at the end. */
-export interface SuiteResources {
-  cluster?: K3dCluster;
-  forwards: PortForward[];
-  dirs: string[];
-}
 
 type Log = (line: string) => void;
 
@@ -162,6 +156,7 @@ export async function runSuite(exec: Exec, tools: Tools, resources: SuiteResourc
   log(`ok   ${archives.length} image archives in the OCI and docker layouts`);
   resources.cluster = await createCluster(exec, tools.k3d, nodeImage, log);
   const kubectl = createKubectl(exec, tools.kubectl, resources.cluster.kubeconfig);
+  resources.kubectl = kubectl;
   check(
     log,
     'the pinned k3d overlay names only images just built',
@@ -181,11 +176,4 @@ export async function runSuite(exec: Exec, tools: Tools, resources: SuiteResourc
     await canIMatrix(exec, tools.kubectl, kubectl.kubeconfig),
   );
   await drainCheck(kubectl, resources, log);
-}
-
-/** Stops every port-forward, deletes the cluster and the temporary folders. */
-export async function releaseResources(resources: SuiteResources): Promise<void> {
-  for (const forward of resources.forwards.splice(0)) await forward.stop().catch(() => undefined);
-  await resources.cluster?.delete();
-  for (const dir of resources.dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 }
