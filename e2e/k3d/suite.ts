@@ -16,7 +16,7 @@ import {
   renderWithKubectl,
   SYSTEM_NAMESPACE,
 } from './install';
-import { createKubectl, type Kubectl, type PortForward } from './kubectl';
+import { createKubectl, type Kubectl } from './kubectl';
 import { ensureNodeImage } from './node-image';
 import { connectFromPod, isGvisorKernel, podKernel } from './pod-probes';
 import type { Tools } from './prerequisites';
