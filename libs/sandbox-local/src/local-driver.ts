@@ -20,7 +20,7 @@ import { createCapacityGate, hostResources } from './host-capacity';
 import type { IsolationDrift } from './integrity-guard';
 import { createIntegrityGuard } from './integrity-guard';
 import { join } from 'node:path';
-import { parseCidr } from './subnet';
+import { parseCidr } from '@sandbox/protocol';
 
 /** An instance the driver started. */
 export interface StartedInstance {
