@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from './clock';
-import { systemClock } from './clock';
+import { monotonicClock, type Clock } from '@sandbox/service-kit';
 import type { CommandRunner } from './command-runner';
 import { runCommand } from './command-runner';
 import type { LogLine } from './container-logs';
@@ -48,7 +47,7 @@ export interface LocalDriverOptions {
    * subnets. Persistent: changing it orphans running instances. @defaultValue 'sbx'
    */
   prefix?: string;
-  /** @defaultValue systemClock */
+  /** @defaultValue monotonicClock */
   clock?: Clock;
   /** @defaultValue runCommand (real processes) */
   run?: CommandRunner;
@@ -118,7 +117,7 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
   const prefix = options.prefix ?? 'sbx';
   assertPrefix(prefix);
   const run = options.run ?? runCommand;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? monotonicClock;
   const podman = createPodman(run, options.podmanPath);
   const network = createHostNetwork(run);
   const firewall = createFirewall(run);
