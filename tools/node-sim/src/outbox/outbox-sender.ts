@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_TICKETS_PER_BATCH, WinningTicketIntakeResponseSchema } from '@sandbox/protocol';
-import { backoffDelay } from '@sandbox/service-kit';
+import { backoffDelay, systemClock } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
 import type { FileOutbox, PendingWinner } from './file-outbox';
 
@@ -15,7 +14,7 @@ export interface OutboxSenderOptions {
   readonly initialBackoffMs?: number;
   /** @defaultValue 30000 */
   readonly maxBackoffMs?: number;
-  /** Injected for tests. @defaultValue timers/promises setTimeout */
+  /** Injected for tests. @defaultValue `systemClock.sleep` */
   readonly delay?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
@@ -47,8 +46,7 @@ export class OutboxSender {
   }
 
   private async run(): Promise<void> {
-    const delay =
-      this.options.delay ?? ((ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined));
+    const delay = this.options.delay ?? systemClock.sleep;
     const backoff = {
       initialMs: this.options.initialBackoffMs ?? 250,
       maxMs: this.options.maxBackoffMs ?? 30_000,
