@@ -4,11 +4,11 @@ import type { Redis } from 'ioredis';
 import { createRedisConnection } from './connection';
 import { defineLuaScripts, luaScript } from './lua-script';
 
-const incrementBy = luaScript<number>({
-  name: 'sandboxTestIncrementBy',
-  numberOfKeys: 1,
-  lua: "return redis.call('INCRBY', KEYS[1], ARGV[1])",
-});
+const incrementBy = luaScript<number>(
+  'sandboxTestIncrementBy',
+  1,
+  "return redis.call('INCRBY', KEYS[1], ARGV[1])",
+);
 
 describe('luaScript on a real Redis', () => {
   const prefix = uniquePrefix('lua-script');

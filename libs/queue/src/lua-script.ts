@@ -3,15 +3,6 @@ import type { ChainableCommander, Redis } from 'ioredis';
 type ScriptArg = string | number;
 type ScriptCommand = (...args: ScriptArg[]) => Promise<unknown>;
 
-/** Options of {@link luaScript}. */
-export interface LuaScriptDefinition {
-  /** The command name ioredis defines on a connection; unique per connection. */
-  name: string;
-  /** How many of the arguments are keys (KEYS[1..n]); the rest are ARGV. */
-  numberOfKeys: number;
-  lua: string;
-}
-
 /** A Lua script run as an ioredis custom command (EVALSHA, with ioredis loading it on NOSCRIPT). */
 export interface LuaScript<Reply = unknown> {
   readonly name: string;
@@ -26,9 +17,15 @@ export interface LuaScript<Reply = unknown> {
 /**
  * The project's one way to run Lua: ioredis `defineCommand`, wrapped so callers pass keys and
  * arguments apart (the key count is checked) and get the reply type the script promises.
+ *
+ * @param name - the command name ioredis defines on a connection; unique per connection
+ * @param numberOfKeys - how many of the arguments are keys (KEYS[1..n]); the rest are ARGV
  */
-export function luaScript<Reply = unknown>(definition: LuaScriptDefinition): LuaScript<Reply> {
-  const { name, numberOfKeys, lua } = definition;
+export function luaScript<Reply = unknown>(
+  name: string,
+  numberOfKeys: number,
+  lua: string,
+): LuaScript<Reply> {
   const definedOn = new WeakSet<Redis>();
   const argumentsOf = (keys: readonly string[], args: readonly ScriptArg[]): ScriptArg[] => {
     if (keys.length !== numberOfKeys) {

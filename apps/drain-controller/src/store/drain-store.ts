@@ -4,16 +4,8 @@ import type { Redis } from 'ioredis';
 import { isTerminal } from '../machine/drain-machine';
 import { CREATE_DRAIN_LUA, UPDATE_DRAIN_LUA } from './lua-scripts';
 
-const createDrainScript = luaScript<string>({
-  name: 'sandboxDcCreate',
-  numberOfKeys: 3,
-  lua: CREATE_DRAIN_LUA,
-});
-const updateDrainScript = luaScript<UpdateResult>({
-  name: 'sandboxDcUpdate',
-  numberOfKeys: 2,
-  lua: UPDATE_DRAIN_LUA,
-});
+const createDrainScript = luaScript<string>('sandboxDcCreate', 3, CREATE_DRAIN_LUA);
+const updateDrainScript = luaScript<UpdateResult>('sandboxDcUpdate', 2, UPDATE_DRAIN_LUA);
 
 /** A record with the version its next compare-and-set must match. */
 export interface VersionedDrain {

@@ -33,10 +33,7 @@ const StoredAppSchema = z.object({
 });
 
 /** KEYS: app, apps. ARGV: name, spec, digest, template hash, now → created | updated | unchanged. */
-const putScript = luaScript<'created' | 'updated' | 'unchanged'>({
-  name: 'sandboxImPutApp',
-  numberOfKeys: 2,
-  lua: `
+const PUT_LUA = `
 local digest = redis.call('HGET', KEYS[1], 'specDigest')
 local status = redis.call('HGET', KEYS[1], 'status')
 if digest == ARGV[3] and status == 'active' then return 'unchanged' end
@@ -45,30 +42,24 @@ redis.call('HSET', KEYS[1], 'name', ARGV[1], 'spec', ARGV[2], 'specDigest', ARGV
 redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[5])
 redis.call('SADD', KEYS[2], ARGV[1])
 if not digest then return 'created' end
-return 'updated'`,
-});
+return 'updated'`;
+const putScript = luaScript<'created' | 'updated' | 'unchanged'>('sandboxImPutApp', 2, PUT_LUA);
 
 /** KEYS: app. ARGV: now → 1 if the app exists. */
-const deleteScript = luaScript<number>({
-  name: 'sandboxImMarkAppDeleting',
-  numberOfKeys: 1,
-  lua: `
+const DELETE_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'deleting', 'updatedAt', ARGV[1])
-return 1`,
-});
+return 1`;
+const deleteScript = luaScript<number>('sandboxImMarkAppDeleting', 1, DELETE_LUA);
 
 /** KEYS: app, apps, app live set. ARGV: name → 1 if a deleting app with no instances was removed. */
-const removeScript = luaScript<number>({
-  name: 'sandboxImRemoveApp',
-  numberOfKeys: 3,
-  lua: `
+const REMOVE_LUA = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'deleting' then return 0 end
 if redis.call('SCARD', KEYS[3]) > 0 then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
-return 1`,
-});
+return 1`;
+const removeScript = luaScript<number>('sandboxImRemoveApp', 3, REMOVE_LUA);
 
 function digestOf(spec: AppSpec): string {
   return createHash('sha256').update(canonicalJson(spec)).digest('hex').slice(0, 16);

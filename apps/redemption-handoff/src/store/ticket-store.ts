@@ -30,22 +30,10 @@ export interface TransitionResult {
 /** Extra record fields a transition sets (values already encoded). */
 export type TransitionFields = TransitionFieldsOf;
 
-const createScript = luaScript<string>({ name: 'sandboxRhCreate', numberOfKeys: 6, lua: CREATE_TICKET_LUA });
-const transitionScript = luaScript<[string, string]>({
-  name: 'sandboxRhTransition',
-  numberOfKeys: 1,
-  lua: TRANSITION_TICKET_LUA,
-});
-const deleteTerminalScript = luaScript<number>({
-  name: 'sandboxRhDeleteTerminal',
-  numberOfKeys: 1,
-  lua: DELETE_TERMINAL_LUA,
-});
-const annotateScript = luaScript<number>({
-  name: 'sandboxRhAnnotate',
-  numberOfKeys: 1,
-  lua: ANNOTATE_TICKET_LUA,
-});
+const createScript = luaScript<string>('sandboxRhCreate', 6, CREATE_TICKET_LUA);
+const transitionScript = luaScript<[string, string]>('sandboxRhTransition', 1, TRANSITION_TICKET_LUA);
+const deleteTerminalScript = luaScript<number>('sandboxRhDeleteTerminal', 1, DELETE_TERMINAL_LUA);
+const annotateScript = luaScript<number>('sandboxRhAnnotate', 1, ANNOTATE_TICKET_LUA);
 
 /** The states a delivery or an outcome may still change. */
 export const OPEN_STATES: readonly TicketState[] = [...UNDELIVERED_TICKET_STATES, 'accepted'];
