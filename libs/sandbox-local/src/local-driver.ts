@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { monotonicClock, type Clock } from '@sandbox/service-kit';
+// The clock entry alone: this library loads in short-lived processes that must start fast.
+import { monotonicClock, type Clock } from '@sandbox/service-kit/clock';
 import type { CommandRunner } from './command-runner';
 import { runCommand } from './command-runner';
 import type { LogLine } from './container-logs';
