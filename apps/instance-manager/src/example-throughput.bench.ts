@@ -12,9 +12,9 @@ import {
   bundleNodeApp,
   createLocalDriver,
   measureRequestsPerSecond,
-  systemClock,
   waitForReady,
 } from '@sandbox/sandbox-local';
+import { monotonicClock } from '@sandbox/service-kit';
 import { findFreePort } from '@sandbox/testing';
 import { pino } from 'pino';
 import { DEBIAN_RUNSC, chooseLocalRuntime } from './drivers/local-runtime-choice';
@@ -22,7 +22,7 @@ import { createLocalRuntime } from './drivers/local-runtime';
 import { printFigure } from './test-support/bench-figures.fixture';
 import { exampleAppSpec, exampleImage } from './test-support/local-host.fixture';
 
-const LOAD = { clock: systemClock, connections: 32, warmupMs: 1_000, durationMs: 3_000 };
+const LOAD = { clock: monotonicClock, connections: 32, warmupMs: 1_000, durationMs: 3_000 };
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
 const ENTRY = EXAMPLE_APP.entryFile;
 const logger = pino({ level: 'silent' });
@@ -37,7 +37,7 @@ async function nativeRps(): Promise<number> {
     keepChars: 0,
   });
   try {
-    await waitForReady({ address: '127.0.0.1', port }, HEALTH, { clock: systemClock });
+    await waitForReady({ address: '127.0.0.1', port }, HEALTH, { clock: monotonicClock });
     return await measureRequestsPerSecond('127.0.0.1', port, '/echo', LOAD);
   } finally {
     await child.stop();

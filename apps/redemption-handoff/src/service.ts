@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import { TICKET_DELIVERY_QUEUE } from '@sandbox/protocol';
 import { createProducer, createWorker } from '@sandbox/queue';
 import {
+  systemClock,
   bearerToken,
   readSecretFileText,
   type ServiceContext,
@@ -138,7 +139,7 @@ export async function composeHandoff(
   seams: { now?: () => number } = {},
 ): Promise<ServiceWiring> {
   const { config, runtime } = context;
-  const now = seams.now ?? Date.now;
+  const now = seams.now ?? systemClock.now;
   const secrets = readSecrets(context);
   const redis = await openRedis(config, runtime);
   const store = createTicketStore(redis.producerRedis, config.KEY_PREFIX);

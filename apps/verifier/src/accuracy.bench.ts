@@ -21,9 +21,9 @@ import {
   EVAL_RESPONDER,
   newInstanceId,
   runCommand,
-  systemClock,
   waitForReady,
 } from '@sandbox/sandbox-local';
+import { monotonicClock } from '@sandbox/service-kit';
 import { findFreePort } from '@sandbox/testing';
 import { pino } from 'pino';
 import { registerRunner, startPaidNodeSim } from './__fixtures__/processes';
@@ -109,7 +109,7 @@ async function nativeHashRate(dir: string): Promise<number> {
     await waitForReady(
       { address: '127.0.0.1', port },
       { type: 'http', path: '/healthz', expectedStatus: 200 },
-      { clock: systemClock },
+      { clock: monotonicClock },
     );
     const seed = randomBytes(32);
     const started = performance.now();

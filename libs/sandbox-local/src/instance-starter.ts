@@ -14,7 +14,8 @@ import { instanceNames, newInstanceId } from './naming';
 import type { Podman } from './podman';
 import { buildRunArgs } from './podman-args';
 import { createStopper } from './instance-stopper';
-import type { Ipv4Network, SlotAddressing } from './subnet';
+import type { Ipv4Network } from '@sandbox/protocol';
+import type { SlotAddressing } from './subnet';
 import { nextFreeSlot, slotAddressing, slotOf } from './subnet';
 
 /** The spec was invalid; `issues` lists each bad field by path. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock } from './clock';
+import { monotonicClock } from '@sandbox/service-kit';
 import { NotReadyError, probeOnce, waitForReady } from './readiness';
 
 let server: Server;
@@ -46,7 +46,7 @@ describe('readiness probes (loopback)', () => {
     const result = await waitForReady(
       target(),
       { type: 'http', path: '/healthz', expectedStatus: 200 },
-      { clock: systemClock },
+      { clock: monotonicClock },
     );
     expect(result.attempts).toBeGreaterThan(1);
   });
@@ -54,11 +54,11 @@ describe('readiness probes (loopback)', () => {
   it('gives up at the deadline, and early when the instance is gone', async () => {
     healthy = false;
     const check = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
-    await expect(waitForReady(target(), check, { clock: systemClock, timeoutMs: 300 })).rejects.toMatchObject(
-      { reason: 'timeout' },
-    );
+    await expect(
+      waitForReady(target(), check, { clock: monotonicClock, timeoutMs: 300 }),
+    ).rejects.toMatchObject({ reason: 'timeout' });
     const gone = waitForReady(target(), check, {
-      clock: systemClock,
+      clock: monotonicClock,
       timeoutMs: 10_000,
       isAlive: async () => false,
     });

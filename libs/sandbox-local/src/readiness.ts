@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import type { Clock } from './clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { HealthCheck } from './instance-spec.schema';
 
 /** Where a probe connects: the instance address and app port. */

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from './clock';
+import { monotonicClock } from '@sandbox/service-kit';
 import { createLocalDriver } from './local-driver';
 import type { StartedInstance } from './local-driver';
 import { waitForReady } from './readiness';
@@ -16,7 +16,7 @@ import { EXAMPLE_ENTRY, exampleImage, exampleSpec, testLogger } from './test-sup
 
 const INSTANCES = 10;
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
-const LOAD = { clock: systemClock, connections: 32, warmupMs: 1_000, durationMs: 4_000 };
+const LOAD = { clock: monotonicClock, connections: 32, warmupMs: 1_000, durationMs: 4_000 };
 const NATIVE_PORT = 18_080;
 
 const [runscPath = 'runsc', ...runtimeFlags] = process.argv.slice(2);
@@ -41,27 +41,27 @@ async function startLatencies(image: string): Promise<{ call: number[]; ready: n
   const call: number[] = [];
   const ready: number[] = [];
   for (let round = 0; round < INSTANCES; round += 1) {
-    const t0 = systemClock.now();
+    const t0 = monotonicClock.now();
     const instance = await driver.start(exampleSpec(image));
-    call.push(systemClock.now() - t0);
+    call.push(monotonicClock.now() - t0);
     await driver.waitForReady(instance, HEALTH, { intervalMs: 100 });
-    ready.push(systemClock.now() - t0);
+    ready.push(monotonicClock.now() - t0);
     await driver.stop(instance.instanceId);
   }
   return { call, ready };
 }
 
 async function startNative(bundleFile: string): Promise<{ child: ChildProcessHandle; readyMs: number }> {
-  const t0 = systemClock.now();
+  const t0 = monotonicClock.now();
   const child = startChildProcess(process.execPath, [bundleFile], {
     env: { PORT: String(NATIVE_PORT), HOST: '127.0.0.1' },
     keepChars: 0,
   });
   await waitForReady({ address: '127.0.0.1', port: NATIVE_PORT }, HEALTH, {
-    clock: systemClock,
+    clock: monotonicClock,
     intervalMs: 100,
   });
-  return { child, readyMs: systemClock.now() - t0 };
+  return { child, readyMs: monotonicClock.now() - t0 };
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,6 @@
 export { startRedis, type RedisFixture, type StartRedisOptions } from './redis-server';
 export { waitFor, type WaitForOptions } from './wait-for';
+export { ManualClock } from './manual-clock';
 export { uniquePrefix } from './unique-prefix';
 export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
