@@ -20,21 +20,3 @@ async function walk(dir: string, found: string[]): Promise<void> {
     else if (entry.isFile() && entry.name.endsWith('.bench.ts')) found.push(path);
   }
 }
-
-const FIGURE = /^([A-Za-z0-9_.\-/]+): (-?\d+(?:\.\d+)?(?:e[+-]?\d+)?) (\S.*)$/;
-
-/** A benchmark figure: one `name: value unit` line. */
-export interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-}
-
-/** Parses a `name: value unit` line, or returns undefined for any other output. */
-export function parseFigure(line: string): Figure | undefined {
-  const match = FIGURE.exec(line.trim());
-  if (!match) return undefined;
-  const [, name, value, unit] = match;
-  if (name === undefined || value === undefined || unit === undefined) return undefined;
-  return { name, value: Number(value), unit };
-}
