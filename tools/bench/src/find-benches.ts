@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
-const PROJECT_FOLDERS = ['apps', 'libs', 'tools'];
+const PROJECT_FOLDERS = ['apps', 'libs', 'tools', 'e2e'];
 const SKIPPED = new Set(['node_modules', 'dist', '.data', '.tools']);
 
 /** Every `*.bench.ts` under the projects' folders, sorted, as paths relative to `root`. */
