@@ -22,6 +22,10 @@ interface Sample {
   total: number;
   putToCreated: number;
   createdToReady: number;
+  /** Namespace, firewall and `podman run` (up to the local driver's `instance started` log line). */
+  createdToStarted: number;
+  /** The app's own start and the readiness probe. */
+  startedToReady: number;
   readyToRegistered: number;
   registeredToListed: number;
 }
@@ -47,6 +51,17 @@ async function listed(stack: StackProcess, app: string): Promise<boolean> {
   return entries.some((entry) => entry.runners.some((runner) => runner.app === app));
 }
 
+/** The pino `time` of the local driver's `instance started` line for the instance, or NaN. */
+function startedAt(output: string, instanceId: string): number {
+  const line = output
+    .split('\n')
+    .find(
+      (text) => text.includes('"msg":"instance started"') && text.includes(`"instanceId":"${instanceId}"`),
+    );
+  if (line === undefined) return Number.NaN;
+  return Number((JSON.parse(line.slice(line.indexOf('{'))) as { time?: unknown }).time);
+}
+
 async function stages(stack: StackProcess, app: string, putAt: number, listedAt: number): Promise<Sample> {
   const headers = await stack.headers('read');
   const instances = InstanceListSchema.parse(
@@ -60,10 +75,13 @@ async function stages(stack: StackProcess, app: string, putAt: number, listedAt:
   const created = Date.parse(instances[0]?.createdAt ?? '');
   const ready = Date.parse(instances[0]?.readyAt ?? '');
   const registered = Date.parse(runners[0]?.lastBeat?.at ?? '');
+  const started = startedAt(stack.output(), instances[0]?.instanceId ?? '');
   return {
     total: listedAt - putAt,
     putToCreated: created - putAt,
     createdToReady: ready - created,
+    createdToStarted: started - created,
+    startedToReady: ready - started,
     readyToRegistered: registered - ready,
     registeredToListed: listedAt - registered,
   };
@@ -91,38 +109,31 @@ async function createAndDiscover(stack: StackProcess, app: string, image: string
   return sample;
 }
 
+// Figure names of the stages, in path order (snake case of the Sample fields).
+const STAGES: [name: string, key: keyof Sample][] = [
+  ['put_to_created', 'putToCreated'],
+  ['created_to_ready', 'createdToReady'],
+  ['created_to_started', 'createdToStarted'],
+  ['started_to_ready', 'startedToReady'],
+  ['ready_to_registered', 'readyToRegistered'],
+  ['registered_to_listed', 'registeredToListed'],
+];
+
 function report(samples: Sample[], floor: number[]): void {
   const figure = (name: string, values: number[]) => {
     printFigure(`create_to_discovery_${name}_p50_ms`, percentile(values, 50), values.length);
     printFigure(`create_to_discovery_${name}_p95_ms`, percentile(values, 95), values.length);
   };
-  figure(
-    'total',
-    samples.map((sample) => sample.total),
-  );
+  const totals = samples.map((sample) => sample.total);
+  figure('total', totals);
   figure('floor_podman_runsc_first_200', floor);
-  const ratio =
-    percentile(
-      samples.map((sample) => sample.total),
-      50,
-    ) / percentile(floor, 50);
+  const ratio = percentile(totals, 50) / percentile(floor, 50);
   printFigure('create_to_discovery_total_to_floor_p50_ratio', ratio, samples.length);
-  figure(
-    'put_to_created',
-    samples.map((sample) => sample.putToCreated),
-  );
-  figure(
-    'created_to_ready',
-    samples.map((sample) => sample.createdToReady),
-  );
-  figure(
-    'ready_to_registered',
-    samples.map((sample) => sample.readyToRegistered),
-  );
-  figure(
-    'registered_to_listed',
-    samples.map((sample) => sample.registeredToListed),
-  );
+  for (const [name, key] of STAGES)
+    figure(
+      name,
+      samples.map((sample) => sample[key]),
+    );
 }
 
 if (process.getuid?.() !== 0) throw new Error('create-to-discovery needs root (the local driver)');
