@@ -29,7 +29,7 @@ const ADAPTER_NODE_OPTIONS = '--max-semi-space-size=4';
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '20' },
+    seconds: { type: 'string', default: '60' },
     tsx: { type: 'boolean', default: false },
     // The V8 flags the adapter is meant to run with (see its README); '' for V8's defaults.
     'node-options': { type: 'string', default: ADAPTER_NODE_OPTIONS },

@@ -9,6 +9,7 @@ export {
 export { callNode, type NodeCall, type NodeReply } from './http-call';
 export {
   createHttpTransport,
+  createUndiciTransport,
   defaultHttpTransport,
   fetchTransport,
   type ClosableHttpTransport,
