@@ -24,15 +24,12 @@ import { startFaultProxy } from './__fixtures__/fault-proxy';
 import { startNodeSim } from './__fixtures__/node-sim-process';
 import { canarySecret } from './__fixtures__/world';
 
-/** Recommended for the adapter process: a small young generation keeps RSS low at this allocation rate. */
-const ADAPTER_NODE_OPTIONS = '--max-semi-space-size=4';
-
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
     tsx: { type: 'boolean', default: false },
-    // The V8 flags the adapter is meant to run with (see its README); '' for V8's defaults.
-    'node-options': { type: 'string', default: ADAPTER_NODE_OPTIONS },
+    // NODE_OPTIONS for the adapter: V8's defaults unless given (e.g. '--max-semi-space-size=4').
+    'node-options': { type: 'string', default: '' },
     // Flags NODE_OPTIONS refuses (e.g. --single-threaded-gc), given on the command line.
     'node-args': { type: 'string', default: '' },
     profile: { type: 'string' },
@@ -43,7 +40,7 @@ const INTERVAL_MS = 5_000;
 const WARMUP_MS = 2 * INTERVAL_MS;
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-/** The adapter's V8 flags: the young-generation cap, and profiling when asked. */
+/** The adapter's NODE_OPTIONS: the ones given, and profiling when asked. */
 function nodeOptions(): string {
   const flags = values['node-options'] === '' ? [] : [values['node-options']];
   if (values.profile !== undefined) flags.push(`--cpu-prof --cpu-prof-dir=${values.profile}`);

@@ -9,7 +9,6 @@ export {
 export { callNode, type NodeCall, type NodeReply } from './http-call';
 export {
   createHttpTransport,
-  createUndiciTransport,
   defaultHttpTransport,
   fetchTransport,
   type ClosableHttpTransport,

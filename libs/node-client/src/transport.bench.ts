@@ -1,13 +1,13 @@
 // The HTTP client for Node calls, measured: CPU per call and latency of heartbeat-sized POSTs over
-// keep-alive connections, for this library's node:http and undici transports (undici's `request`
-// through an `Agent`) and for undici's `Pool#request`. The server runs in its own process so only the
-// client's CPU counts; transports take turns, twice each, and the lower CPU figure of the two is kept.
+// keep-alive connections, for this library's node:http transport and for undici (`Pool#request` and
+// `request` through an `Agent`). The server runs in its own process so only the client's CPU counts;
+// transports take turns, twice each, and the lower CPU figure of the two turns is kept.
 // Run: node --import tsx libs/node-client/src/transport.bench.ts
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { percentile, printFigure } from '@sandbox/testing';
-import { Pool } from 'undici';
-import { createHttpTransport, createUndiciTransport, type HttpTransport } from './http-transport';
+import { Agent, Pool, request } from 'undici';
+import { createHttpTransport, type HttpTransport } from './http-transport';
 
 const CALLS = 20_000;
 const CONCURRENCY = 64;
@@ -57,6 +57,19 @@ function viaPool(pool: Pool): Send {
   };
 }
 
+function viaRequest(agent: Agent, url: string): Send {
+  return async () => {
+    const { statusCode, body } = await request(url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json', authorization: 'bench-secret' },
+      body: BODY,
+    });
+    const text = await body.text();
+    if (statusCode !== 200 || text.length === 0) throw new Error(`status ${statusCode}`);
+  };
+}
+
 /** CPU µs per call (user + system) and per-call latencies, CONCURRENCY calls in flight. */
 async function measure(send: Send, calls: number): Promise<{ cpuUs: number; latencies: number[] }> {
   const latencies: number[] = [];
@@ -81,12 +94,11 @@ const origin = `http://127.0.0.1:${portLine.toString().trim()}`;
 const url = `${origin}/runners/heartbeat`;
 const nodeHttp = createHttpTransport();
 const pool = new Pool(origin, { connections: CONCURRENCY });
-const undici = createUndiciTransport();
+const agent = new Agent({ connections: CONCURRENCY });
 const clients: [name: string, send: Send][] = [
   ['node_http', viaTransport(nodeHttp, url)],
   ['undici_pool', viaPool(pool)],
-  // undici's `request` through an Agent, as this library's default transport wraps it.
-  ['undici_request', viaTransport(undici, url)],
+  ['undici_request', viaRequest(agent, url)],
 ];
 try {
   for (const [, send] of clients) await measure(send, 2_000);
@@ -106,6 +118,6 @@ try {
 } finally {
   nodeHttp.close();
   await pool.close();
-  undici.close();
+  await agent.close();
   server.kill();
 }
