@@ -25,7 +25,7 @@ export const HandoffConfigSchema = baseEnvSchema({ port: 7104, shutdownTimeoutMs
       .string()
       .regex(/^0x[0-9a-f]{40}$/, { message: 'must be a lowercase 0x address' })
       .optional(),
-    /** Public keys of this many payers are remembered to check their signatures faster. */
+    /** Public keys of this many payers are remembered to check their signatures faster (pure-JS curve only). */
     SIGNER_CACHE_SIZE: count(64, 0, 10_000),
 
     /**
