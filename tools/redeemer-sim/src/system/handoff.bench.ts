@@ -1,6 +1,7 @@
 // Benchmark of redemption-handoff against real processes (Redis with AOF fsync always, the handoff,
 // redeemer-sim): durable intake throughput, intake acknowledgement latency at 50 tickets/s, and
 // delivery throughput to the simulator. Run: node --import tsx tools/redeemer-sim/src/system/handoff.bench.ts
+import { readFileSync } from 'node:fs';
 import type { WinningTicket } from '@sandbox/protocol';
 import { Redis } from 'ioredis';
 import { startHandoffStack, type HandoffStack } from './handoff-stack';
@@ -23,6 +24,46 @@ async function postBatch(stack: HandoffStack, tickets: readonly WinningTicket[])
   const body = (await response.json()) as { results?: { status: string }[] };
   if (response.status !== 200 || body.results?.some((result) => result.status !== 'accepted')) {
     throw new Error(`intake answered ${response.status}`);
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds Redis has used so far (`INFO cpu`). */
+async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const read = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? Number.NaN);
+  return read('used_cpu_sys') + read('used_cpu_user');
+}
+
+/**
+ * CPU the handoff and Redis spend per ticket while `work` runs: on a shared machine the rate depends
+ * on what else runs, the CPU per ticket much less (1e6 / µs per ticket = tickets/s one core can take).
+ */
+async function cpuPerTicket(
+  stack: HandoffStack,
+  tickets: number,
+  work: () => Promise<void>,
+): Promise<{ handoffUs: number; redisUs: number }> {
+  const redis = new Redis(stack.redis.url);
+  try {
+    const pid = stack.handoff().handle.pid;
+    const [handoffBefore, redisBefore] = [processCpuSeconds(pid), await redisCpuSeconds(redis)];
+    await work();
+    const [handoffAfter, redisAfter] = [processCpuSeconds(pid), await redisCpuSeconds(redis)];
+    const perTicket = (seconds: number) => (seconds * 1e6) / tickets;
+    return {
+      handoffUs: perTicket(handoffAfter - handoffBefore),
+      redisUs: perTicket(redisAfter - redisBefore),
+    };
+  } finally {
+    await redis.quit();
   }
 }
 
@@ -113,8 +154,13 @@ try {
     Array.from({ length: 100 }, () => make()),
   );
 
-  const throughput = await intakeThroughput(stack, bulk);
+  let throughput = Number.NaN;
+  const cpu = await cpuPerTicket(stack, bulk.length, async () => {
+    throughput = await intakeThroughput(stack, bulk);
+  });
   figure('handoff_intake_tickets_per_s', throughput, 'tickets/s', bulk.length);
+  figure('handoff_intake_cpu_us_per_ticket', cpu.handoffUs, 'µs', bulk.length);
+  figure('handoff_intake_redis_cpu_us_per_ticket', cpu.redisUs, 'µs', bulk.length);
   const latencies = await pacedLatencies(stack, paced);
   figure('handoff_ack_p50_ms', percentile(latencies, 50), 'ms', latencies.length, 1);
   figure('handoff_ack_p99_ms', percentile(latencies, 99), 'ms', latencies.length, 1);

@@ -1,0 +1,20 @@
+// The closed-loop load generator as its own process, so the bench can pin it to a CPU of its own
+// (`taskset`) apart from the server it measures. Usage: load-generator.main.ts HOST PORT PATH
+// CONNECTIONS WARMUP_MS DURATION_MS. Prints `rps <requests per second>` on stdout.
+import { measureRequestsPerSecond, systemClock } from '@sandbox/sandbox-local';
+
+const [
+  host = '127.0.0.1',
+  port = '0',
+  path = '/',
+  connections = '32',
+  warmupMs = '1000',
+  durationMs = '3000',
+] = process.argv.slice(2);
+const rps = await measureRequestsPerSecond(host, Number(port), path, {
+  clock: systemClock,
+  connections: Number(connections),
+  warmupMs: Number(warmupMs),
+  durationMs: Number(durationMs),
+});
+process.stdout.write(`rps ${rps}\n`);
