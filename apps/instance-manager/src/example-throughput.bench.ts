@@ -30,7 +30,9 @@ import {
   pinnedRequestsPerSecond,
   planCpus,
   type CpuPlan,
+  type PinnedResult,
 } from './test-support/cpu-pinning.fixture';
+import { cgroupCpuSeconds, processCpuSeconds } from './test-support/server-cpu.fixture';
 import { exampleAppSpec, exampleImage } from './test-support/local-host.fixture';
 
 const PINNED = planCpus();
@@ -44,7 +46,19 @@ const figure = (name: string, value: number, unit: string, samples: number): voi
 };
 const requests = (rps: number): number => Math.round((rps * LOAD.durationMs) / 1_000);
 
-async function nativeRps(cpus = PINNED): Promise<number> {
+/** Both ratios of one measurement: requests/s, and requests per CPU-second of the server. */
+function ratios(label: string, gvisor: PinnedResult, native: PinnedResult): void {
+  const name = label === '' ? 'gvisor' : `gvisor_${label}`;
+  figure(`${name}_native_rps_ratio`, gvisor.rps / native.rps, 'ratio', requests(gvisor.rps));
+  figure(
+    `${name}_native_rps_per_cpu_ratio`,
+    gvisor.perCpuSecond / native.perCpuSecond,
+    'ratio',
+    requests(gvisor.rps),
+  );
+}
+
+async function nativeRps(cpus = PINNED): Promise<PinnedResult> {
   const dir = await mkdtemp(join(tmpdir(), 'im-bench-'));
   const file = join(dir, 'main.mjs');
   await writeFile(file, await bundleNodeApp(EXAMPLE_APP.entryFile));
@@ -55,14 +69,29 @@ async function nativeRps(cpus = PINNED): Promise<number> {
   });
   try {
     await waitForReady({ address: '127.0.0.1', port }, HEALTH, { clock: systemClock });
-    return await pinnedRequestsPerSecond('127.0.0.1', port, '/echo', { ...LOAD, cpu: cpus.load });
+    const pid = child.pid ?? Number.NaN;
+    const target = { host: '127.0.0.1', port, path: '/echo' };
+    return await pinnedRequestsPerSecond(target, { ...LOAD, cpu: cpus.load }, () => processCpuSeconds(pid));
   } finally {
     await child.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function gvisorRps(runtime: RuntimeCandidate, image: string, cpus = PINNED): Promise<number> {
+/** The pid podman reports for the instance's container: the sandbox, in the container's cgroup. */
+async function sandboxPid(instanceId: string): Promise<number> {
+  const { stdout } = await runCommand('podman', [
+    'ps',
+    '-q',
+    '--filter',
+    `label=sandbox.instance=${instanceId}`,
+  ]);
+  const id = stdout.trim().split('\n')[0] ?? '';
+  const inspected = await runCommand('podman', ['inspect', '--format', '{{.State.Pid}}', id]);
+  return Number(inspected.stdout.trim());
+}
+
+async function gvisorRps(runtime: RuntimeCandidate, image: string, cpus = PINNED): Promise<PinnedResult> {
   const driver = createLocalRuntime(
     createLocalDriver({
       logger,
@@ -88,10 +117,12 @@ async function gvisorRps(runtime: RuntimeCandidate, image: string, cpus = PINNED
       { timeoutMs: 30_000, intervalMs: 100 },
     );
     const target = new URL(ready.url);
-    return await pinnedRequestsPerSecond(target.hostname, Number(target.port), '/echo', {
-      ...LOAD,
-      cpu: cpus.load,
-    });
+    const pid = await sandboxPid(request.instanceId);
+    return await pinnedRequestsPerSecond(
+      { host: target.hostname, port: Number(target.port), path: '/echo' },
+      { ...LOAD, cpu: cpus.load },
+      () => cgroupCpuSeconds(pid),
+    );
   } finally {
     await driver.stop({ instanceId: request.instanceId });
   }
@@ -129,8 +160,7 @@ async function ratioToNative(label: string, runtime: RuntimeCandidate, image: st
   }
   const native = await nativeRps();
   try {
-    const rps = await gvisorRps(runtime, image);
-    figure(`gvisor_${label}_native_rps_ratio`, rps / native, 'ratio', requests(rps));
+    ratios(label, await gvisorRps(runtime, image), native);
   } catch (error) {
     process.stderr.write(`${label}: the example app did not serve (${String(error)})\n`);
   }
@@ -139,17 +169,18 @@ async function ratioToNative(label: string, runtime: RuntimeCandidate, image: st
 process.stderr.write(`cpus: server ${PINNED.server ?? 'any'}, load generator ${PINNED.load ?? 'any'}\n`);
 const image = await exampleImage();
 const native = await nativeRps();
-figure('gvisor_native_example_rps', native, 'req/s', requests(native));
+figure('gvisor_native_example_rps', native.rps, 'req/s', requests(native.rps));
+figure('gvisor_native_example_rps_per_cpu_s', native.perCpuSecond, 'req/cpu-s', requests(native.rps));
 const chosen = await chooseLocalRuntime('auto', false, { logger });
 process.stderr.write(`chosen: ${chosen.runscPath} ${chosen.runtimeFlags.join(' ')}\n`);
 const chosenRps = await gvisorRps(chosen, image);
-figure('gvisor_example_rps', chosenRps, 'req/s', requests(chosenRps));
-figure('gvisor_native_rps_ratio', chosenRps / native, 'ratio', requests(chosenRps));
+figure('gvisor_example_rps', chosenRps.rps, 'req/s', requests(chosenRps.rps));
+figure('gvisor_example_rps_per_cpu_s', chosenRps.perCpuSecond, 'req/cpu-s', requests(chosenRps.rps));
+ratios('', chosenRps, native);
 const measured: [string, RuntimeCandidate][] = [...variants(chosen), ['debian_ptrace', DEBIAN_RUNSC]];
 for (const [label, runtime] of measured) if (runtime !== chosen) await ratioToNative(label, runtime, image);
 if (PINNED.server !== undefined) {
   // The same with no pinning at all: server and load generator share both CPUs, as they did before.
   const free = await nativeRps(UNPINNED);
-  const rps = await gvisorRps(chosen, image, UNPINNED);
-  figure('gvisor_unpinned_native_rps_ratio', rps / free, 'ratio', requests(rps));
+  ratios('unpinned', await gvisorRps(chosen, image, UNPINNED), free);
 }

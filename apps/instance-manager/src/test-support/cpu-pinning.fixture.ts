@@ -43,29 +43,46 @@ export interface PinnedLoad {
   readonly durationMs: number;
 }
 
-/** Requests/s of `GET path` from the load generator run as its own process on `load.cpu`. */
+/** What {@link pinnedRequestsPerSecond} measured. */
+export interface PinnedResult {
+  readonly rps: number;
+  /** Requests per CPU-second the server used in the same window (load on the machine affects it less). */
+  readonly perCpuSecond: number;
+}
+
+/**
+ * Requests/s of `GET path` from the load generator run as its own process on `load.cpu`, and per
+ * CPU-second of the server (`serverCpuSeconds` read when the counted window starts and ends).
+ */
 export async function pinnedRequestsPerSecond(
-  host: string,
-  port: number,
-  path: string,
+  target: { host: string; port: number; path: string },
   load: PinnedLoad,
-): Promise<number> {
+  serverCpuSeconds: () => number,
+): Promise<PinnedResult> {
   let rps = Number.NaN;
-  const settings = [host, String(port), path, String(load.connections), String(load.warmupMs)];
+  let window: { cpu: number; at: number } | undefined;
+  let used = Number.NaN;
+  const settings = [target.host, String(target.port), target.path, String(load.connections)];
   const [command, args] = pinned(load.cpu, process.execPath, [
     '--import',
     'tsx',
     LOAD_GENERATOR,
     ...settings,
+    String(load.warmupMs),
     String(load.durationMs),
   ]);
   const child = startChildProcess(command, args, {
     env: parentEnv(),
     onLine: (line, stream) => {
-      if (stream === 'stdout' && line.startsWith('rps ')) rps = Number(line.slice(4));
+      if (stream !== 'stdout') return;
+      if (line === 'measuring') window = { cpu: serverCpuSeconds(), at: performance.now() };
+      if (line.startsWith('rps ') && window) {
+        rps = Number(line.slice(4));
+        used = (serverCpuSeconds() - window.cpu) / ((performance.now() - window.at) / 1_000);
+      }
     },
   });
   const exit = await child.exited;
   if (exit.code !== 0 || !Number.isFinite(rps)) throw new Error(`load generator failed (exit ${exit.code})`);
-  return rps;
+  return { rps, perCpuSecond: rps / used };
 }
