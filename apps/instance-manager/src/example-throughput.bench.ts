@@ -20,7 +20,7 @@ import {
   waitForReady,
   type RuntimeCandidate,
 } from '@sandbox/sandbox-local';
-import { findFreePort } from '@sandbox/testing';
+import { findFreePort, parentEnv } from '@sandbox/testing';
 import { pino } from 'pino';
 import { DEBIAN_RUNSC, chooseLocalRuntime } from './drivers/local-runtime-choice';
 import { createLocalRuntime } from './drivers/local-runtime';
@@ -37,7 +37,7 @@ import { exampleAppSpec, exampleImage } from './test-support/local-host.fixture'
 
 const PINNED = planCpus();
 const UNPINNED: CpuPlan = {};
-const LOAD = { connections: 32, warmupMs: 1_000, durationMs: 3_000 };
+const LOAD = { connections: 32, warmupMs: 1_000, durationMs: 3_000, env: parentEnv() };
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
 const logger = pino({ level: 'silent' });
 

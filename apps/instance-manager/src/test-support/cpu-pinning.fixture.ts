@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startChildProcess } from '@sandbox/process';
-import { parentEnv } from '@sandbox/testing';
 import { runCommand, type CommandRunner } from '@sandbox/sandbox-local';
 
 /** Which CPU the server under test and the load generator each get; none on a single-CPU host. */
@@ -38,6 +37,8 @@ const LOAD_GENERATOR = fileURLToPath(new URL('./load-generator.main.ts', import.
 /** Options of {@link pinnedRequestsPerSecond}. */
 export interface PinnedLoad {
   readonly cpu: string | undefined;
+  /** The load generator's environment (it needs what `node --import tsx` needs: PATH, HOME). */
+  readonly env: Record<string, string>;
   readonly connections: number;
   readonly warmupMs: number;
   readonly durationMs: number;
@@ -72,7 +73,7 @@ export async function pinnedRequestsPerSecond(
     String(load.durationMs),
   ]);
   const child = startChildProcess(command, args, {
-    env: parentEnv(),
+    env: load.env,
     onLine: (line, stream) => {
       if (stream !== 'stdout') return;
       if (line === 'measuring') window = { cpu: serverCpuSeconds(), at: performance.now() };
