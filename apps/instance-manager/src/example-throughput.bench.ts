@@ -20,7 +20,7 @@ import {
   waitForReady,
   type RuntimeCandidate,
 } from '@sandbox/sandbox-local';
-import { findFreePort, parentEnv } from '@sandbox/testing';
+import { findFreePort, parentEnv, printFigure } from '@sandbox/testing';
 import { pino } from 'pino';
 import { DEBIAN_RUNSC, chooseLocalRuntime } from './drivers/local-runtime-choice';
 import { createLocalRuntime } from './drivers/local-runtime';
@@ -41,19 +41,15 @@ const LOAD = { connections: 32, warmupMs: 1_000, durationMs: 3_000, env: parentE
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
 const logger = pino({ level: 'silent' });
 
-const figure = (name: string, value: number, unit: string, samples: number): void => {
-  process.stdout.write(`${name}: ${value.toFixed(unit === 'ratio' ? 3 : 0)} ${unit} (n=${samples})\n`);
-};
 const requests = (rps: number): number => Math.round((rps * LOAD.durationMs) / 1_000);
 
 /** Both ratios of one measurement: requests/s, and requests per CPU-second of the server. */
 function ratios(label: string, gvisor: PinnedResult, native: PinnedResult): void {
   const name = label === '' ? 'gvisor' : `gvisor_${label}`;
-  figure(`${name}_native_rps_ratio`, gvisor.rps / native.rps, 'ratio', requests(gvisor.rps));
-  figure(
+  printFigure(`${name}_native_rps_ratio`, gvisor.rps / native.rps, requests(gvisor.rps));
+  printFigure(
     `${name}_native_rps_per_cpu_ratio`,
     gvisor.perCpuSecond / native.perCpuSecond,
-    'ratio',
     requests(gvisor.rps),
   );
 }
@@ -169,13 +165,13 @@ async function ratioToNative(label: string, runtime: RuntimeCandidate, image: st
 process.stderr.write(`cpus: server ${PINNED.server ?? 'any'}, load generator ${PINNED.load ?? 'any'}\n`);
 const image = await exampleImage();
 const native = await nativeRps();
-figure('gvisor_native_example_rps', native.rps, 'req/s', requests(native.rps));
-figure('gvisor_native_example_rps_per_cpu_s', native.perCpuSecond, 'req/cpu-s', requests(native.rps));
+printFigure('gvisor_native_example_req_per_s', native.rps, requests(native.rps));
+printFigure('gvisor_native_example_req_per_cpu_second_count', native.perCpuSecond, requests(native.rps));
 const chosen = await chooseLocalRuntime('auto', false, { logger });
 process.stderr.write(`chosen: ${chosen.runscPath} ${chosen.runtimeFlags.join(' ')}\n`);
 const chosenRps = await gvisorRps(chosen, image);
-figure('gvisor_example_rps', chosenRps.rps, 'req/s', requests(chosenRps.rps));
-figure('gvisor_example_rps_per_cpu_s', chosenRps.perCpuSecond, 'req/cpu-s', requests(chosenRps.rps));
+printFigure('gvisor_example_req_per_s', chosenRps.rps, requests(chosenRps.rps));
+printFigure('gvisor_example_req_per_cpu_second_count', chosenRps.perCpuSecond, requests(chosenRps.rps));
 ratios('', chosenRps, native);
 const measured: [string, RuntimeCandidate][] = [...variants(chosen), ['debian_ptrace', DEBIAN_RUNSC]];
 for (const [label, runtime] of measured) if (runtime !== chosen) await ratioToNative(label, runtime, image);

@@ -3,6 +3,7 @@
 // delivery throughput to the simulator. Run: node --import tsx tools/redeemer-sim/src/system/handoff.bench.ts
 import { readFileSync } from 'node:fs';
 import type { WinningTicket } from '@sandbox/protocol';
+import { percentile, printFigure } from '@sandbox/testing';
 import { Redis } from 'ioredis';
 import { startHandoffStack, type HandoffStack } from './handoff-stack';
 import { ticketFactory } from './ticket-factory';
@@ -42,28 +43,30 @@ async function redisCpuSeconds(redis: Redis): Promise<number> {
   return read('used_cpu_sys') + read('used_cpu_user');
 }
 
+type CpuUser = 'handoff' | 'redeemer' | 'redis';
+
+/** CPU seconds used so far by the handoff, the redeemer simulator and Redis. */
+async function cpuSnapshot(stack: HandoffStack, redis: Redis): Promise<Record<CpuUser, number>> {
+  return {
+    handoff: processCpuSeconds(stack.handoff().handle.pid),
+    redeemer: processCpuSeconds(stack.redeemer().handle.pid),
+    redis: await redisCpuSeconds(redis),
+  };
+}
+
 /**
- * CPU the handoff and Redis spend per ticket while `work` runs: on a shared machine the rate depends
- * on what else runs, the CPU per ticket much less (1e6 / µs per ticket = tickets/s one core can take).
+ * CPU each process spends per ticket between two snapshots: on a shared machine the rates depend on
+ * what else runs, the CPU per ticket much less (1e6 / µs per ticket = tickets/s one core can take).
  */
-async function cpuPerTicket(
-  stack: HandoffStack,
+function printCpuPerTicket(
+  phase: string,
+  before: Record<CpuUser, number>,
+  after: Record<CpuUser, number>,
   tickets: number,
-  work: () => Promise<void>,
-): Promise<{ handoffUs: number; redisUs: number }> {
-  const redis = new Redis(stack.redis.url);
-  try {
-    const pid = stack.handoff().handle.pid;
-    const [handoffBefore, redisBefore] = [processCpuSeconds(pid), await redisCpuSeconds(redis)];
-    await work();
-    const [handoffAfter, redisAfter] = [processCpuSeconds(pid), await redisCpuSeconds(redis)];
-    const perTicket = (seconds: number) => (seconds * 1e6) / tickets;
-    return {
-      handoffUs: perTicket(handoffAfter - handoffBefore),
-      redisUs: perTicket(redisAfter - redisBefore),
-    };
-  } finally {
-    await redis.quit();
+): void {
+  for (const user of ['handoff', 'redeemer', 'redis'] as const) {
+    const perTicket = ((after[user] - before[user]) * 1e6) / tickets;
+    printFigure(`handoff_${phase}_${user}_cpu_per_ticket_us`, perTicket, tickets);
   }
 }
 
@@ -109,13 +112,6 @@ async function undelivered(redis: Redis): Promise<number> {
   return received + delivering;
 }
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-
-const figure = (name: string, value: number, unit: string, samples: number, digits = 0): void => {
-  process.stdout.write(`${name}: ${value.toFixed(digits)} ${unit} (n=${samples})\n`);
-};
-
 /**
  * Restarts the handoff without the hold-back and times, from the moment it is ready, how long it takes
  * to hand the backlog to the simulator (polled every 50 ms; startup is not counted).
@@ -126,6 +122,7 @@ async function deliveryRate(stack: HandoffStack): Promise<{ perSecond: number; d
   try {
     const backlog = await undelivered(redis);
     await stack.startHandoff({ DELIVERY_RATE_MAX: '100000', DELIVERY_RATE_WINDOW_MS: '1000' });
+    const cpuBefore = await cpuSnapshot(stack, redis);
     const started = performance.now();
     let left = await undelivered(redis);
     while (left > 0 && performance.now() - started < DELIVERY_DEADLINE_MS) {
@@ -133,6 +130,7 @@ async function deliveryRate(stack: HandoffStack): Promise<{ perSecond: number; d
       left = await undelivered(redis);
     }
     const delivered = backlog - left;
+    printCpuPerTicket('delivery', cpuBefore, await cpuSnapshot(stack, redis), delivered);
     return { perSecond: delivered / ((performance.now() - started) / 1_000), delivered };
   } finally {
     await redis.quit();
@@ -154,18 +152,18 @@ try {
     Array.from({ length: 100 }, () => make()),
   );
 
-  let throughput = Number.NaN;
-  const cpu = await cpuPerTicket(stack, bulk.length, async () => {
-    throughput = await intakeThroughput(stack, bulk);
-  });
-  figure('handoff_intake_tickets_per_s', throughput, 'tickets/s', bulk.length);
-  figure('handoff_intake_cpu_us_per_ticket', cpu.handoffUs, 'µs', bulk.length);
-  figure('handoff_intake_redis_cpu_us_per_ticket', cpu.redisUs, 'µs', bulk.length);
+  const redis = new Redis(stack.redis.url);
+  const cpuBefore = await cpuSnapshot(stack, redis);
+  const throughput = await intakeThroughput(stack, bulk);
+  const cpuAfter = await cpuSnapshot(stack, redis);
+  await redis.quit();
+  printFigure('handoff_intake_tickets_per_s', throughput, bulk.length);
+  printCpuPerTicket('intake', cpuBefore, cpuAfter, bulk.length);
   const latencies = await pacedLatencies(stack, paced);
-  figure('handoff_ack_p50_ms', percentile(latencies, 50), 'ms', latencies.length, 1);
-  figure('handoff_ack_p99_ms', percentile(latencies, 99), 'ms', latencies.length, 1);
+  printFigure('handoff_ack_p50_ms', percentile(latencies, 50), latencies.length);
+  printFigure('handoff_ack_p99_ms', percentile(latencies, 99), latencies.length);
   const delivery = await deliveryRate(stack);
-  figure('handoff_delivery_tickets_per_s', delivery.perSecond, 'tickets/s', delivery.delivered);
+  printFigure('handoff_delivery_tickets_per_s', delivery.perSecond, delivery.delivered);
 } finally {
   await stack.stop();
 }
