@@ -12,6 +12,7 @@ export const NODE_IMAGE_INPUTS = {
   dockerfile: 'deploy/k3s/Dockerfile',
   context: 'deploy/k3s',
   template: 'deploy/k3s/config-v3.toml.tmpl',
+  runscFlags: 'deploy/k3s/runsc.toml',
   runscModule: 'libs/sandbox-local/runsc',
   shimModule: 'tools/kube-harness/gvisor-shim',
 } as const;
@@ -19,10 +20,11 @@ export const NODE_IMAGE_INPUTS = {
 /** The tag: a hash of every input, so a change to any of them builds a new image. */
 export async function nodeImageTag(root = REPO_ROOT): Promise<string> {
   const hash = createHash('sha256').update(K3S_BASE_IMAGE);
-  const { dockerfile, template, runscModule, shimModule } = NODE_IMAGE_INPUTS;
+  const { dockerfile, template, runscFlags, runscModule, shimModule } = NODE_IMAGE_INPUTS;
   const files = [
     dockerfile,
     template,
+    runscFlags,
     ...[runscModule, shimModule].flatMap((dir) => [`${dir}/go.mod`, `${dir}/go.sum`]),
   ];
   for (const file of files) hash.update(`${file}\0`).update(await readFile(join(root, file)));

@@ -23,6 +23,10 @@ describe('the k3s-with-gVisor node image', () => {
     expect(dockerfile).toContain(
       'COPY config-v3.toml.tmpl /var/lib/rancher/k3s/agent/etc/containerd/config-v3.toml.tmpl',
     );
+    // The template's runsc runtime reads its flags from the path it names.
+    const template = await readFile(join(REPO_ROOT, NODE_IMAGE_INPUTS.template), 'utf8');
+    const configPath = /ConfigPath = "([^"]+)"/.exec(template)?.[1];
+    expect(dockerfile).toContain(`COPY runsc.toml ${configPath}\n`);
     expect(args.at(-1)).toBe(join(REPO_ROOT, 'deploy', 'k3s'));
   });
 
