@@ -1,7 +1,7 @@
 import { createLeaseElector, leaseSettings } from '@sandbox/lease';
 import { preflightRedis, openRedisPair } from '@sandbox/queue';
 import type { ServiceContext, ServiceWiring } from '@sandbox/service-kit';
-import { systemClock } from './clock';
+import { systemClock } from '@sandbox/service-kit';
 import type { InstanceManagerConfig } from './config';
 import { createDriver } from './drivers/create-driver';
 import { createInstanceManager } from './manager';

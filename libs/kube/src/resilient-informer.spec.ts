@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { ManualClock } from '@sandbox/testing';
 import { pino } from 'pino';
 import type { InformerSource } from './resilient-informer';
 import { createResilientInformer } from './resilient-informer';
@@ -37,37 +38,10 @@ class FakeSource implements InformerSource<Obj> {
   }
 }
 
-/** Timers driven by the test: `advance(ms)` fires what is due. */
-function fakeTime() {
-  let now = 0;
-  let timers: { at: number; fn: () => void; cancelled: boolean }[] = [];
-  return {
-    now: () => now,
-    schedule: (fn: () => void, ms: number) => {
-      const timer = { at: now + ms, fn, cancelled: false };
-      timers.push(timer);
-      return { cancel: () => void (timer.cancelled = true) };
-    },
-    advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const due = timers.filter((t) => !t.cancelled && t.at <= end).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        now = due.at;
-        due.cancelled = true;
-        due.fn();
-      }
-      now = end;
-      timers = timers.filter((t) => !t.cancelled);
-    },
-    pending: () => timers.filter((t) => !t.cancelled).length,
-  };
-}
-
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 function setup(silenceMs = 300_000) {
-  const time = fakeTime();
+  const time = new ManualClock(0);
   const sources: FakeSource[] = [];
   const informer = createResilientInformer<Obj>({
     create: () => {
@@ -177,6 +151,6 @@ describe('createResilientInformer', () => {
     await informer.stop();
     time.advance(120_000);
     expect(sources).toHaveLength(1);
-    expect(time.pending()).toBe(0);
+    expect(time.pending).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildProcess } from '@sandbox/process';
-import { parentEnv, quantile } from '@sandbox/testing';
+import { parentEnv, percentile, printFigure } from '@sandbox/testing';
 
 const ROUNDS = parentEnv()['LEASE_ROUNDS'] ?? '125';
 const SPECS = [
@@ -45,17 +45,18 @@ const reports = (await readFile(reportFile, 'utf8').catch(() => ''))
   .map((line) => JSON.parse(line) as Report);
 const all: number[] = [];
 for (const report of reports) {
-  const name = report.service.replaceAll('-', '_');
+  const name = `lease_${report.service.replaceAll('-', '_')}`;
+  const samples = report.takeoverMs.length;
   all.push(...report.takeoverMs);
-  process.stdout.write(`lease_${name}_kills: ${report.kills} count\n`);
-  process.stdout.write(`lease_${name}_pauses: ${report.pauses} count\n`);
-  process.stdout.write(`lease_${name}_takeover_p50_ms: ${quantile(report.takeoverMs, 0.5)} ms\n`);
-  process.stdout.write(`lease_${name}_takeover_p99_ms: ${quantile(report.takeoverMs, 0.99)} ms\n`);
-  process.stdout.write(`lease_${name}_takeover_max_ms: ${Math.max(...report.takeoverMs)} ms\n`);
+  printFigure(`${name}_kills_count`, report.kills, samples);
+  printFigure(`${name}_pauses_count`, report.pauses, samples);
+  printFigure(`${name}_takeover_p50_ms`, percentile(report.takeoverMs, 50), samples);
+  printFigure(`${name}_takeover_p99_ms`, percentile(report.takeoverMs, 99), samples);
+  printFigure(`${name}_takeover_max_ms`, Math.max(...report.takeoverMs), samples);
 }
 if (all.length > 0) {
-  process.stdout.write(`lease_takeover_p50_ms: ${quantile(all, 0.5)} ms\n`);
-  process.stdout.write(`lease_takeover_p99_ms: ${quantile(all, 0.99)} ms\n`);
+  printFigure('lease_takeover_p50_ms', percentile(all, 50), all.length);
+  printFigure('lease_takeover_p99_ms', percentile(all, 99), all.length);
 }
 await rm(dir, { recursive: true, force: true });
 process.exitCode = failed || reports.length !== SPECS.length ? 1 : 0;

@@ -1,5 +1,6 @@
 export { startRedis, type RedisFixture, type StartRedisOptions } from './redis-server';
 export { waitFor, type WaitForOptions } from './wait-for';
+export { ManualClock } from './manual-clock';
 export { uniquePrefix } from './unique-prefix';
 export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
@@ -9,7 +10,6 @@ export { parentEnv } from './config';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
 export {
   checkActs,
-  quantile,
   replicaStatus,
   reportLeaseRounds,
   runLeaseRounds,
@@ -21,3 +21,12 @@ export {
   type RecordedAct,
   type Replica,
 } from './lease-replicas';
+export {
+  figureProblem,
+  formatFigure,
+  parseFigure,
+  percentile,
+  printFigure,
+  unitOfFigureName,
+  type BenchFigure,
+} from './bench-figure';

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcessHandle } from '@sandbox/process';
 import { startChildProcess, waitUntilReady } from '@sandbox/process';
 import type { Redis } from 'ioredis';
+import { percentile } from './bench-figure';
 import { waitFor } from './wait-for';
 
 /** One fenced act of a lease holder, as `@sandbox/lease`'s `fencedCheckpoint` stores it. */
@@ -200,16 +201,10 @@ export async function reportLeaseRounds(
 ): Promise<void> {
   const { takeoverMs } = result;
   process.stdout.write(
-    `${service} lease: ${result.kills} kill -9, ${result.pauses} pauses, takeover p50 ${quantile(takeoverMs, 0.5)} ms, ` +
-      `p99 ${quantile(takeoverMs, 0.99)} ms, max ${Math.max(...takeoverMs)} ms\n`,
+    `${service} lease: ${result.kills} kill -9, ${result.pauses} pauses, takeover p50 ${percentile(takeoverMs, 50)} ms, ` +
+      `p99 ${percentile(takeoverMs, 99)} ms, max ${Math.max(...takeoverMs)} ms\n`,
   );
   if (reportFile === undefined || reportFile === '') return;
   const line = { service, kills: result.kills, pauses: result.pauses, takeoverMs, acts: result.acts.length };
   await appendFile(reportFile, `${JSON.stringify(line)}\n`);
-}
-
-/** The q-quantile (0..1) of `values`, nearest rank. */
-export function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 }

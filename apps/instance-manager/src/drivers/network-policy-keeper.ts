@@ -2,14 +2,14 @@ import type { V1NetworkPolicy } from '@kubernetes/client-node';
 import { KUBE_LABELS, networkPolicyDrifted } from '@sandbox/kube';
 import type { KubeApi, ResilientInformer } from '@sandbox/kube';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 
 /** Dependencies of {@link createNetworkPolicyKeeper}. */
 export interface NetworkPolicyKeeperDeps {
   api: KubeApi;
   /** NetworkPolicies of the apps namespace with our managed-by label. */
   informer: ResilientInformer<V1NetworkPolicy>;
-  clock: Clock;
+  clock: Pick<Clock, 'now' | 'sleep'>;
   logger: Pick<Logger, 'warn' | 'error'>;
   /** Delay before retrying an app whose policy could not be written. @defaultValue 1000 */
   retryMs?: number;
