@@ -84,9 +84,12 @@ describe(`adapter: one active replica of two (${ROUNDS} rounds)`, () => {
       expect(result.resumedExits.every((code) => code === 1)).toBe(true);
       // Registered once; every later holder resumed it with the saved credential.
       expect(world.proxy.registrations).toBe(1);
-      const statuses = await Promise.all(replicas.map((replica) => replicaStatus(replica.port)));
-      const active = replicas[statuses.indexOf('ready')];
-      expect(statuses.sort()).toEqual(['ready', 'standby']);
+      // The new holder heartbeats (restored registrations) a little before it turns ready.
+      const statuses = () => Promise.all(replicas.map((replica) => replicaStatus(replica.port)));
+      await waitFor(async () => (await statuses()).sort().join() === 'ready,standby', {
+        description: 'one active, one standby',
+      });
+      const active = replicas[(await statuses()).indexOf('ready')];
       const api = { url: `http://127.0.0.1:${active?.port}`, headers: access.headers('read') };
       await waitFor(async () => (await runnerView(api, 'lease-1'))?.state === 'registered', {
         description: 'lease-1 registered at the active replica',
