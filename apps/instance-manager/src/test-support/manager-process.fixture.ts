@@ -21,7 +21,8 @@ export async function startManagerProcess(
   timeoutMs = 60_000,
 ): Promise<ManagerProcess> {
   const child = startChildProcess(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { DRAIN_DELAY_MS: '0', ...env, PORT: String(port) },
+    // One replica restarted in place (as a pod's container): it takes its lease back at once.
+    env: { DRAIN_DELAY_MS: '0', LEASE_HOLDER_ID: 'instance-manager-0', ...env, PORT: String(port) },
     keepChars: 20_000,
   });
   const handle: ManagerProcess = {
