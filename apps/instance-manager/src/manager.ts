@@ -12,7 +12,7 @@ import { createInstanceEventsEmitter } from './controllers/instance-events.emitt
 import { createInstanceEnder } from './controllers/instance-ender';
 import type { InstanceEnder } from './controllers/instance-ender';
 import { createInstanceStarter } from './controllers/instance-starter';
-import { createKeyedSerial } from './controllers/keyed-serial';
+import { createCoalescer, createKeyedSerial } from './controllers/keyed-serial';
 import type { LifecycleContext, LifecycleTiming } from './controllers/lifecycle-context';
 import { createReconcileLoop } from './controllers/reconcile-loop';
 import { createFailureBackoff } from './domain/failure-backoff';
@@ -99,12 +99,19 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
   const ender: InstanceEnder = createInstanceEnder(ctx, starter.isStarting);
   const lifecycle = { starter, ender };
   const reconcileApp = createAppReconciler(ctx, lifecycle, (app, ms) => loop.retryLater(app, ms));
-  const loop = createReconcileLoop(
-    ctx,
-    { syncHost: createHostSync(ctx, lifecycle), reconcileApp },
-    settings.resyncIntervalMs,
-  );
+  const syncHost = createHostSync(ctx, lifecycle);
+  const loop = createReconcileLoop(ctx, { syncHost, reconcileApp }, settings.resyncIntervalMs);
   const activeLoop = loop;
+  // A driver with change events reconciles the changed instance at once; the full pass is then only
+  // the safety net. Like session events, they wait for the recovery pass.
+  const instanceChanges = createCoalescer(
+    (id) => syncHost.syncInstance({ instanceId: id }),
+    (instanceId, error) => logger.error({ err: error, instanceId }, 'syncing a changed instance failed'),
+  );
+  let watching = true;
+  driver.watch?.((instance) => {
+    if (watching && activeLoop.recovered()) void instanceChanges.trigger(instance.instanceId);
+  });
   let worker: TypedWorker | undefined;
 
   const apiRedis = deps.producerRedis;
@@ -142,6 +149,8 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
     async stop(options = {}) {
       await worker?.close();
       await activeLoop.stop();
+      watching = false;
+      await instanceChanges.idle();
       if (options.waitForStarts) await starter.idle();
       await producer.close();
       await driver.close();

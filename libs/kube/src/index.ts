@@ -5,5 +5,7 @@ export * from './network-policy.builder';
 export * from './network-policy-drift';
 export * from './pod-status';
 export * from './resilient-informer';
+export * from './kube-errors';
 export * from './kube-api';
+export * from './work-queue';
 export * from './kube-connect';

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { apiStatus } from './kube-errors';
 
 /** The part of client-node's `Informer & ObjectCache` (a `ListWatch`) the wrapper uses. */
 export interface InformerSource<T> {
@@ -7,6 +8,8 @@ export interface InformerSource<T> {
   start(): Promise<void>;
   stop(): Promise<void>;
   list(): ReadonlyArray<T>;
+  /** client-node's keyed `ObjectCache` lookup. */
+  get(name: string, namespace?: string): T | undefined;
 }
 
 /** A cancellable one-shot timer. */
@@ -45,6 +48,12 @@ export interface ResilientInformer<T> {
   synced(): boolean;
   /** The cache of the last informer that completed its list (kept while a replacement lists). */
   list(): ReadonlyArray<T>;
+  /**
+   * One object by name (and namespace, for namespaced kinds): from the replacement informer while it
+   * lists and already holds the object (so a handler of its events reads what the event reported),
+   * else from the cache {@link list} serves.
+   */
+  get(name: string, namespace?: string): T | undefined;
   /** Restarts so far (errors and silence). */
   restarts(): number;
 }
@@ -120,6 +129,11 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
 
   const fail = (gen: number, error: unknown) => {
     if (gen !== generation || stopped) return;
+    // 410 Gone: our resource version is too old to watch from; a fresh list is the fix, not a wait.
+    if (apiStatus(error) === 410) {
+      logger.info({ informer: options.name }, 'informer resource version expired; relisting');
+      return restart(0);
+    }
     const delayMs = Math.round(backoff * (0.5 + random() / 2));
     backoff = Math.min(maxBackoff, backoff * 2);
     logger.warn({ informer: options.name, err: error, delayMs }, 'informer failed; restarting');
@@ -168,6 +182,7 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
     },
     synced: () => hasSynced,
     list: () => active?.list() ?? [],
+    get: (name, namespace) => current?.get(name, namespace) ?? active?.get(name, namespace),
     restarts: () => restartCount,
   };
 }

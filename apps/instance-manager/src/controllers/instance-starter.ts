@@ -2,7 +2,11 @@ import { newInstanceId } from '@sandbox/sandbox-local';
 import { InstanceUrlSchema } from '@sandbox/protocol';
 import type { AppSpec } from '@sandbox/protocol';
 import { offerOf } from '../domain/instance-offer';
-import { InstanceNotReadyError, InsufficientCapacityError } from '../drivers/runtime-driver';
+import {
+  InstanceNotReadyError,
+  InstanceRefusedError,
+  InsufficientCapacityError,
+} from '../drivers/runtime-driver';
 import type { StoredApp } from '../store/app-store';
 import type { InstanceRecord } from '../store/instance-record';
 import type { InstanceEnder } from './instance-ender';
@@ -10,7 +14,11 @@ import { createSemaphore } from './keyed-serial';
 import type { LifecycleContext } from './lifecycle-context';
 
 function failureReason(error: unknown): string {
-  if (error instanceof InstanceNotReadyError || error instanceof InsufficientCapacityError)
+  if (
+    error instanceof InstanceNotReadyError ||
+    error instanceof InsufficientCapacityError ||
+    error instanceof InstanceRefusedError
+  )
     return error.message;
   return 'instance failed to start';
 }

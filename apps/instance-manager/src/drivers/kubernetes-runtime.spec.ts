@@ -1,25 +1,52 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
-import { KUBE_LABELS, MANAGED_BY } from '@sandbox/kube';
+import {
+  KUBE_LABELS,
+  KubeConflictError,
+  KubeForbiddenError,
+  KubeInvalidError,
+  MANAGED_BY,
+} from '@sandbox/kube';
 import type { KubeApi, ResilientInformer } from '@sandbox/kube';
 import { waitFor } from '@sandbox/testing';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
 import { createKubernetesRuntime, parsePodLog } from './kubernetes-runtime';
-import { InstanceNotReadyError } from './runtime-driver';
+import { InstanceNotReadyError, InstanceRefusedError } from './runtime-driver';
+import type { InstanceRef } from './runtime-driver';
 
-/** The API as a recorder; pods it creates appear in the informer's cache (as the watch would add them). */
-function fakeCluster() {
+/** A fake informer over `objects`: tests fire its events as the watch would. */
+function fakeInformer<T extends { metadata?: { name?: string } }>(objects: () => T[]) {
+  const handlers: { verb: string; callback: (object: T) => void }[] = [];
+  const informer: ResilientInformer<T> = {
+    on: (verb, callback) => void handlers.push({ verb, callback }),
+    start: () => undefined,
+    stop: async () => undefined,
+    synced: () => true,
+    list: () => objects(),
+    get: (name) => objects().find((object) => object.metadata?.name === name),
+    restarts: () => 0,
+  };
+  const fire = (verb: 'add' | 'update' | 'delete', object: T) =>
+    handlers.filter((handler) => handler.verb === verb).forEach((handler) => handler.callback(object));
+  return { informer, fire };
+}
+
+/** The API as a recorder; pods it applies appear in the informer's cache (as the watch would add them). */
+function fakeCluster(failures: { applyPod?: unknown; applyNetworkPolicy?: unknown[] } = {}) {
   const pods: V1Pod[] = [];
   const calls: string[] = [];
   const policies: V1NetworkPolicy[] = [];
   /** What the policy informer's cache holds; tests change it behind the runtime's back. */
   const inCluster = new Map<string, V1NetworkPolicy>();
-  const policyHandlers: { verb: string; callback: (policy: V1NetworkPolicy) => void }[] = [];
+  const podWatch = fakeInformer(() => pods);
+  const policyWatch = fakeInformer(() => [...inCluster.values()]);
   const api: KubeApi = {
-    async createPod(pod) {
+    async applyPod(pod) {
+      if (failures.applyPod) throw failures.applyPod;
       calls.push(`create ${pod.metadata?.name}`);
       pods.push(structuredClone(pod));
-      return 'created';
+      podWatch.fire('add', pods[pods.length - 1] ?? pod);
+      return pod;
     },
     async deletePod(name) {
       calls.push(`delete ${name}`);
@@ -32,56 +59,33 @@ function fakeCluster() {
       return '2026-01-01T00:00:00.000000001Z listening\n2026-01-01T00:00:01Z second line\n';
     },
     async applyNetworkPolicy(policy) {
+      const failure = failures.applyNetworkPolicy?.shift();
+      if (failure) throw failure;
       policies.push(policy);
       inCluster.set(policy.metadata?.name ?? '', structuredClone(policy));
-      return 'created';
+      return policy;
     },
     async deleteNetworkPolicy(name) {
       calls.push(`delete policy ${name}`);
       return 'deleted';
     },
   };
-  const informer: ResilientInformer<V1Pod> = {
-    on: () => undefined,
-    start: () => undefined,
-    stop: async () => undefined,
-    synced: () => true,
-    list: () => pods,
-    restarts: () => 0,
-  };
-  const policyInformer: ResilientInformer<V1NetworkPolicy> = {
-    on: (verb, callback) => void policyHandlers.push({ verb, callback }),
-    start: () => undefined,
-    stop: async () => undefined,
-    synced: () => true,
-    list: () => [...inCluster.values()],
-    restarts: () => 0,
-  };
   const nodes: V1Node[] = [];
-  const nodeHandlers: (() => void)[] = [];
-  const nodeInformer: ResilientInformer<V1Node> = {
-    on: (_verb, callback) => void nodeHandlers.push(() => callback({})),
-    start: () => undefined,
-    stop: async () => undefined,
-    synced: () => true,
-    list: () => nodes,
-    restarts: () => 0,
-  };
+  const nodeWatch = fakeInformer(() => nodes);
   /** A node joining, as the node watch reports it. */
   const addNode = (address: string) => {
     nodes.push({ status: { addresses: [{ type: 'InternalIP', address }] } });
-    nodeHandlers.forEach((handler) => handler());
+    nodeWatch.fire('add', nodes[nodes.length - 1] ?? {});
   };
   /** The watch reporting a change someone else made. */
-  const fire = (verb: 'update' | 'delete', policy: V1NetworkPolicy) =>
-    policyHandlers.filter((handler) => handler.verb === verb).forEach((handler) => handler.callback(policy));
+  const fire = (verb: 'update' | 'delete', policy: V1NetworkPolicy) => policyWatch.fire(verb, policy);
   let now = 0;
   const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
   const runtime = createKubernetesRuntime({
     api,
-    informer,
-    policyInformer,
-    nodeInformer,
+    informer: podWatch.informer,
+    policyInformer: policyWatch.informer,
+    nodeInformer: nodeWatch.informer,
     logger: { warn: () => undefined, error: () => undefined },
     namespace: 'apps',
     runtimeClassName: 'gvisor',
@@ -90,14 +94,19 @@ function fakeCluster() {
     dnsServers: [],
     clock,
   });
-  return { runtime, pods, calls, policies, inCluster, fire, addNode };
+  /** The kubelet reporting the pod Ready, as the pod watch delivers it. */
+  const becomeReady = (pod: V1Pod | undefined) => {
+    markReady(pod);
+    if (pod) podWatch.fire('update', pod);
+  };
+  return { runtime, pods, calls, policies, inCluster, fire, addNode, becomeReady, firePod: podWatch.fire };
 }
 
 const spec = singleSessionSpec(1, 2);
 const request = { instanceId: 'abcde12345', app: 'demo', templateHash: 'h1', spec };
 const timing = { timeoutMs: 5_000, intervalMs: 200 };
 
-function becomeReady(pod: V1Pod | undefined): void {
+function markReady(pod: V1Pod | undefined): void {
   if (!pod) throw new Error('no pod');
   pod.status = {
     phase: 'Running',
@@ -159,7 +168,7 @@ describe('the kubernetes runtime', () => {
   });
 
   it('is ready when the kubelet says so, at the pod IP and app port', async () => {
-    const { runtime, pods } = fakeCluster();
+    const { runtime, pods, becomeReady } = fakeCluster();
     await runtime.start(request);
     const waiting = runtime.waitForReady({ instanceId: 'abcde12345' }, spec, timing);
     becomeReady(pods[0]);
@@ -182,7 +191,7 @@ describe('the kubernetes runtime', () => {
   });
 
   it('lists managed pods with their state, and stops them by name', async () => {
-    const { runtime, pods, calls } = fakeCluster();
+    const { runtime, pods, calls, becomeReady } = fakeCluster();
     await runtime.start(request);
     pods.push({ metadata: { name: 'other', labels: { app: 'x' } } });
     expect(await runtime.list()).toEqual([{ instanceId: 'abcde12345', app: 'demo', status: 'starting' }]);
@@ -210,5 +219,59 @@ describe('the kubernetes runtime', () => {
     expect(calls).toEqual(['logs demo-abcde12345 50']);
     expect(await runtime.logs({ instanceId: 'abcde12345' }, 50)).toBeUndefined();
     expect(parsePodLog('')).toEqual([]);
+  });
+
+  it('tells its watcher which instance changed on every pod event, a deletion at once', async () => {
+    const { runtime, pods, firePod, becomeReady } = fakeCluster();
+    const changes: InstanceRef[] = [];
+    runtime.watch?.((instance) => changes.push(instance));
+    await runtime.start(request);
+    becomeReady(pods[0]);
+    const [pod] = pods.splice(0, 1);
+    if (pod) firePod('delete', pod);
+    const ref = { instanceId: 'abcde12345', app: 'demo' };
+    expect(changes).toEqual([ref, ref, ref]);
+    expect(await runtime.list()).toEqual([]);
+  });
+
+  it('ends a wait for readiness when the pod is deleted before it is ready', async () => {
+    const { runtime, pods, firePod } = fakeCluster();
+    await runtime.start(request);
+    const waiting = runtime.waitForReady({ instanceId: 'abcde12345', app: 'demo' }, spec, timing);
+    const [pod] = pods.splice(0, 1);
+    if (pod) firePod('delete', pod);
+    await expect(waiting).rejects.toEqual(new InstanceNotReadyError('exited'));
+  });
+
+  it('fails a start the API server refuses with its reason (422) or a clear permission error (403)', async () => {
+    const action = { verb: 'apply', kind: 'pod', name: 'demo-abcde12345' } as const;
+    const invalid = new KubeInvalidError(action, 'spec.containers[0].image: Required value', undefined);
+    await expect(fakeCluster({ applyPod: invalid }).runtime.start(request)).rejects.toEqual(
+      new InstanceRefusedError('pod rejected: spec.containers[0].image: Required value'),
+    );
+    const forbidden = new KubeForbiddenError(action, undefined);
+    await expect(fakeCluster({ applyPod: forbidden }).runtime.start(request)).rejects.toEqual(
+      new InstanceRefusedError('the service account may not apply pod demo-abcde12345 (403 Forbidden)'),
+    );
+    const down = new Error('connect ECONNREFUSED');
+    await expect(fakeCluster({ applyPod: down }).runtime.start(request)).rejects.toBe(down);
+  });
+
+  it('retries a policy repair that hit a conflict (409) until it lands', async () => {
+    const conflict = new KubeConflictError({ verb: 'apply', kind: 'NetworkPolicy', name: 'x' }, undefined);
+    const failures = { applyNetworkPolicy: [] as unknown[] };
+    const { runtime, policies, inCluster, fire } = fakeCluster(failures);
+    await runtime.ensureApp('demo', spec);
+    const [applied] = policies;
+    if (!applied) throw new Error('no policy applied');
+    failures.applyNetworkPolicy.push(conflict);
+    inCluster.delete(applied.metadata?.name ?? '');
+    fire('delete', applied);
+    await waitFor(async () => policies.length === 2, {
+      description: 'repaired after a retry',
+      timeoutMs: 5_000,
+    });
+    expect(failures.applyNetworkPolicy).toEqual([]);
+    await runtime.close();
   });
 });
