@@ -62,8 +62,11 @@ function fakeCluster(failures: { applyPod?: unknown; applyNetworkPolicy?: unknow
       const failure = failures.applyNetworkPolicy?.shift();
       if (failure) throw failure;
       policies.push(policy);
-      inCluster.set(policy.metadata?.name ?? '', structuredClone(policy));
-      return policy;
+      // As the API server stores it: an empty rule list is not kept.
+      const stored = structuredClone(policy);
+      if (stored.spec?.egress?.length === 0) delete stored.spec.egress;
+      inCluster.set(policy.metadata?.name ?? '', stored);
+      return stored;
     },
     async deleteNetworkPolicy(name) {
       calls.push(`delete policy ${name}`);

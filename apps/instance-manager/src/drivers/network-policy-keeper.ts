@@ -1,5 +1,5 @@
 import type { V1NetworkPolicy } from '@kubernetes/client-node';
-import { KUBE_LABELS, createWorkQueue, networkPolicyDrifted } from '@sandbox/kube';
+import { KUBE_LABELS, createWorkQueue, networkPolicyApplyBody, networkPolicyDrifted } from '@sandbox/kube';
 import type { InformerSchedule, KubeApi, ResilientInformer } from '@sandbox/kube';
 import type { Logger } from 'pino';
 
@@ -31,13 +31,14 @@ export function createNetworkPolicyKeeper(deps: NetworkPolicyKeeperDeps) {
   /** Level-based: compares the desired policy with the cached one; applies only on a difference. */
   async function reconcile(app: string, cause: 'ensure' | 'event'): Promise<void> {
     const policy = apps.has(app) ? deps.desiredPolicy(app) : undefined;
-    if (!policy || !networkPolicyDrifted(cached(policy), policy)) return;
+    const actual = policy && cached(policy);
+    if (!policy || !networkPolicyDrifted(actual, policy)) return;
     if (cause === 'event')
       deps.logger.warn(
         { app, policy: policy.metadata?.name },
         'app NetworkPolicy missing or altered; re-applying',
       );
-    await deps.api.applyNetworkPolicy(policy);
+    await deps.api.applyNetworkPolicy(networkPolicyApplyBody(policy, actual));
   }
 
   const queue = createWorkQueue({

@@ -10,6 +10,7 @@ import {
   connectKube,
   createResilientInformer,
   isPodReady,
+  networkPolicyApplyBody,
   podIdentity,
   podInstanceUrl,
   podRuntimeState,
@@ -119,9 +120,10 @@ describeWithKubeAsRoot(
           podLabels: { app: 'node' },
         },
       });
-      const applied = await api.applyNetworkPolicy(policy);
+      const body = networkPolicyApplyBody(policy, undefined);
+      const applied = await api.applyNetworkPolicy(body);
       expect(applied.metadata?.managedFields?.map((entry) => entry.manager)).toContain(FIELD_MANAGER);
-      const again = await api.applyNetworkPolicy(policy);
+      const again = await api.applyNetworkPolicy(body);
       expect(again.metadata?.resourceVersion).toBe(applied.metadata?.resourceVersion);
     });
 
