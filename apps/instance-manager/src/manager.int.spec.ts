@@ -163,4 +163,27 @@ describe('instance-manager controllers (real Redis, fake host)', () => {
       timeoutMs: 10_000,
     });
   });
+
+  it('ends an instance the driver reports gone at once, without waiting for the full pass', async () => {
+    const { api, host, running, states } = await setup({ resyncIntervalMs: 600_000 });
+    await api.put('/v1/apps/demo').send(singleSessionSpec(1, 2)).expect(201);
+    const [first] = await waitFor(
+      async () => ((await states('demo')).join() === 'ready' ? running.store.listLive('demo') : undefined),
+      { description: 'one ready', timeoutMs: 10_000 },
+    );
+    const id = first?.record.id ?? '';
+    host.vanish(id);
+    const gone = await waitFor(
+      async () => {
+        const record = (await running.store.get(id))?.record;
+        return record?.state === 'gone' ? record : undefined;
+      },
+      { description: 'the vanished instance gone', timeoutMs: 5_000 },
+    );
+    expect(gone).toMatchObject({ outcome: 'failed', reason: 'instance stopped running' });
+    await waitFor(async () => (await states('demo')).join() === 'ready', {
+      description: 'a replacement ready',
+      timeoutMs: 10_000,
+    });
+  });
 });
