@@ -1,0 +1,95 @@
+import { pino } from 'pino';
+import type { InformerSource } from './resilient-informer';
+import { createResilientInformer } from './resilient-informer';
+
+/** A test object. */
+export interface Obj {
+  name: string;
+}
+
+/** A scripted informer: `start()` resolves or rejects when the test says so. */
+export class FakeSource implements InformerSource<Obj> {
+  objects: Obj[] = [];
+  stopped = false;
+  private handlers = new Map<string, ((arg?: unknown) => void)[]>();
+  private settle?: { resolve: () => void; reject: (error: unknown) => void };
+  on(verb: string, callback: (arg: Obj) => void): void {
+    this.handlers.set(verb, [...(this.handlers.get(verb) ?? []), callback as (arg?: unknown) => void]);
+  }
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+  }
+  async stop(): Promise<void> {
+    this.stopped = true;
+  }
+  list(): Obj[] {
+    return this.objects;
+  }
+  get(name: string): Obj | undefined {
+    return this.objects.find((object) => object.name === name);
+  }
+  listed(objects: Obj[]): void {
+    this.objects = objects;
+    this.settle?.resolve();
+  }
+  failStart(error: unknown): void {
+    this.settle?.reject(error);
+  }
+  fire(verb: string, arg?: unknown): void {
+    for (const handler of this.handlers.get(verb) ?? []) handler(arg);
+  }
+}
+
+/** Timers driven by the test: `advance(ms)` fires what is due. */
+export function fakeTime() {
+  let now = 0;
+  let timers: { at: number; fn: () => void; cancelled: boolean }[] = [];
+  return {
+    now: () => now,
+    schedule: (fn: () => void, ms: number) => {
+      const timer = { at: now + ms, fn, cancelled: false };
+      timers.push(timer);
+      return { cancel: () => void (timer.cancelled = true) };
+    },
+    advance(ms: number) {
+      const end = now + ms;
+      for (;;) {
+        const due = timers.filter((t) => !t.cancelled && t.at <= end).sort((a, b) => a.at - b.at)[0];
+        if (!due) break;
+        now = due.at;
+        due.cancelled = true;
+        due.fn();
+      }
+      now = end;
+      timers = timers.filter((t) => !t.cancelled);
+    },
+    pending: () => timers.filter((t) => !t.cancelled).length,
+  };
+}
+
+/** Lets settled promises run their callbacks. */
+export const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A wrapper over fake sources and fake time, recording the events it forwards. */
+export function setup(silenceMs = 300_000) {
+  const time = fakeTime();
+  const sources: FakeSource[] = [];
+  const informer = createResilientInformer<Obj>({
+    create: () => {
+      const source = new FakeSource();
+      sources.push(source);
+      return source;
+    },
+    keyOf: (o) => o.name,
+    logger: pino({ level: 'silent' }),
+    name: 'pods',
+    schedule: time.schedule,
+    now: time.now,
+    silenceMs,
+    random: () => 1,
+  });
+  const events: string[] = [];
+  for (const verb of ['add', 'update', 'delete'] as const)
+    informer.on(verb, (o) => events.push(`${verb}:${o.name}`));
+  return { time, sources, informer, events };
+}
