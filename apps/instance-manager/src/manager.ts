@@ -134,6 +134,7 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
       await driver.open();
       while (!driver.synced()) await clock.sleep(100);
       activeLoop.start();
+      watching = true;
       // Events wait for the recovery pass, so none acts on records the restart has not checked yet.
       while (!activeLoop.recovered()) await clock.sleep(50);
       const handlers = sessionEventHandlers(ctx, {
