@@ -109,9 +109,13 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
     (instanceId, error) => logger.error({ err: error, instanceId }, 'syncing a changed instance failed'),
   );
   let watching = true;
-  driver.watch?.((instance) => {
-    if (watching && activeLoop.recovered()) void instanceChanges.trigger(instance.instanceId);
-  });
+  const onInstanceChange = (id: string): void => {
+    if (!watching || !activeLoop.recovered()) return;
+    // Its start task owns the instance; look again once it settles (the change may follow its last look).
+    if (starter.isStarting(id)) return void starter.settled(id).then(() => onInstanceChange(id));
+    void instanceChanges.trigger(id);
+  };
+  driver.watch?.((instance) => onInstanceChange(instance.instanceId));
   let worker: TypedWorker | undefined;
 
   const apiRedis = deps.producerRedis;

@@ -61,8 +61,9 @@ export function createHostSync(
 
   /**
    * One instance the driver reported changed (its pod was deleted, ended or became ready): the same
-   * comparison as the full pass, for its record alone. Instances without a live record are left to
-   * the full pass, which also sees records written while it lists.
+   * comparison as the full pass, for its record alone. Instances being started are left to their
+   * start task, and instances without a live record to the full pass (which also sees records
+   * written while it lists).
    */
   async function syncInstance(instance: InstanceRef): Promise<void> {
     if (starter.isStarting(instance.instanceId)) return;

@@ -127,6 +127,8 @@ export function createInstanceStarter(
       if (!inFlight.has(record.id)) track(record, spec, url === undefined ? {} : { url });
     },
     isStarting: (id: string) => inFlight.has(id),
+    /** Resolves once the instance's start in flight (if any) has settled. */
+    settled: (id: string): Promise<void> => (inFlight.get(id) ?? Promise.resolve()).catch(() => undefined),
     starting: () => [...inFlight.keys()],
     /** Resolves when no start is in flight. */
     async idle(): Promise<void> {
