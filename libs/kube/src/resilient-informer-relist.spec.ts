@@ -24,7 +24,7 @@ describe('createResilientInformer relists and lookups', () => {
     await informer.stop();
   });
 
-  it('looks objects up by name: in the replacement while it lists, else in the served cache', async () => {
+  it('serves what the replacement already listed over the old cache, by name and in the list', async () => {
     const { time, sources, informer } = setup();
     informer.start();
     sources[0]?.listed([{ name: 'a' }, { name: 'b' }]);
@@ -37,7 +37,10 @@ describe('createResilientInformer relists and lookups', () => {
     if (sources[1]) sources[1].objects = [edited];
     expect(informer.get('a')).toBe(edited);
     expect(informer.get('b')).toEqual({ name: 'b' });
-    expect(informer.list()).toHaveLength(2);
+    expect(informer.list()).toEqual([edited, { name: 'b' }]);
+    const added = { name: 'c' };
+    sources[1]?.objects.push(added);
+    expect(informer.list()).toEqual([edited, { name: 'b' }, added]);
     await informer.stop();
   });
 });

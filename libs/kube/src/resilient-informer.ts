@@ -46,13 +46,14 @@ export interface ResilientInformer<T> {
   stop(): Promise<void>;
   /** True once the first list has completed (readiness waits for this). */
   synced(): boolean;
-  /** The cache of the last informer that completed its list (kept while a replacement lists). */
-  list(): ReadonlyArray<T>;
   /**
-   * One object by name (and namespace, for namespaced kinds): from the replacement informer while it
-   * lists and already holds the object (so a handler of its events reads what the event reported),
-   * else from the cache {@link list} serves.
+   * The cache of the last informer that completed its list (kept while a replacement lists), with
+   * the objects the replacement already holds in their newer version, so a handler of its events
+   * reads what the event reported. Objects the replacement lacks stay until the swap reports them
+   * deleted.
    */
+  list(): ReadonlyArray<T>;
+  /** One object by name (and namespace, for namespaced kinds), as {@link list} has it. */
   get(name: string, namespace?: string): T | undefined;
   /** Restarts so far (errors and silence). */
   restarts(): number;
@@ -181,7 +182,13 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
       await Promise.all([...sources].map((source) => source.stop().catch(() => undefined)));
     },
     synced: () => hasSynced,
-    list: () => active?.list() ?? [],
+    list: () => {
+      const served = active?.list() ?? [];
+      if (!current || current === active) return served;
+      const merged = new Map(served.map((object) => [options.keyOf(object), object]));
+      for (const object of current.list()) merged.set(options.keyOf(object), object);
+      return [...merged.values()];
+    },
     get: (name, namespace) => current?.get(name, namespace) ?? active?.get(name, namespace),
     restarts: () => restartCount,
   };
