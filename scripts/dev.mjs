@@ -40,6 +40,8 @@ const COMMANDS = {
     debian: false,
     run: () => runNode(['--import', 'tsx', 'tools/kube-harness/src/build/main.ts']),
   },
+  // The k3d suite: Docker, kubectl and k3d (not Debian packages); it says what is missing itself.
+  'e2e-k3d': { debian: false, run: (args) => runNode(['--import', 'tsx', 'e2e/k3d/main.ts', ...args]) },
   'node-sim': {
     debian: false,
     run: (args) => runNode(['--import', 'tsx', 'tools/node-sim/src/main.ts', ...args]),

@@ -3,12 +3,14 @@
 // discovers, reserves, calls HTTP, SSE and WebSocket through Node and stops, and the single-session
 // instance is then replaced. Needs root (network namespaces, iptables), as the instance-manager does.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DiscoveryEntrySchema, InstanceListSchema } from '@sandbox/protocol';
+import { InstanceListSchema } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
 import { ensureSdkVenv, waitFor } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { parseSteps } from '../k3d/sdk-client-pod';
+import { declareApp, discoveredRunners as runnersOf, exampleAppSpec } from '../k3d/system-flow';
 import { startStack, type StackProcess } from './stack-process';
 
 const APP = 'echo';
@@ -28,31 +30,17 @@ async function instances(): Promise<z.infer<typeof InstanceListSchema>['instance
   return InstanceListSchema.parse(await response.json()).instances;
 }
 
-async function discoveredRunners(): Promise<number> {
-  const response = await fetch(url(stack.ports.NODE_SIM_PORT, '/discovery'));
-  const entries = z.array(DiscoveryEntrySchema).parse(await response.json());
-  return entries.flatMap((entry) => entry.runners).filter((runner) => runner.app === APP).length;
-}
+/** The same steps the k3d suite runs, here against the local stack's Node simulator. */
+const discoveredRunners = () => runnersOf(url(stack.ports.NODE_SIM_PORT, ''), APP);
 
 describeAsRoot('the system on the local driver with the Python SDK as client', () => {
   beforeAll(async () => {
     const image = await ensureExampleAppImage();
     python = ensureSdkVenv();
     stack = await startStack({ INSTANCE_PREFIX: 'esy', INSTANCE_SUBNET: '10.219.0.0/24' });
-    const spec = {
-      image,
-      port: 8080,
-      healthCheck: { type: 'http', path: '/healthz' },
-      resources: { cpu: '500m', memory: '256Mi' },
-      mode: 'persistent',
-      instances: { kind: 'single-session', warmPool: 2, max: 4 },
-    };
-    const put = await fetch(url(stack.ports.INSTANCE_MANAGER_PORT, `/v1/apps/${APP}`), {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', ...(await stack.headers('admin')) },
-      body: JSON.stringify(spec),
-    });
-    expect(put.status).toBeLessThan(300);
+    const token = (await stack.headers('admin')).authorization.slice('Bearer '.length);
+    const spec = exampleAppSpec(image, 'none', { warmPool: 2, max: 4 });
+    await declareApp(url(stack.ports.INSTANCE_MANAGER_PORT, ''), token, APP, spec);
   }, 300_000);
 
   afterAll(async () => {
@@ -88,10 +76,7 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
       encoding: 'utf8',
       timeout: 60_000,
     });
-    const steps = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const steps = parseSteps(run.stdout);
     expect(steps).toEqual([
       { step: 'discovered', count: 2 },
       { step: 'reserved', session_id: expect.any(String) },

@@ -2,7 +2,8 @@ import { createRunnerClient, type HttpTransport } from '@sandbox/node-client';
 import { SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
 import { createProducer, openRedisPair, preflightRedis, type TypedWorker } from '@sandbox/queue';
 import {
-  realSchedule,
+  systemClock,
+  type Clock,
   type Schedule,
   type ServiceContext,
   type ServiceWiring,
@@ -42,7 +43,7 @@ export interface AdapterWiring extends ServiceWiring {
   stop(): Promise<void>;
 }
 
-type Clocks = { now: () => number; schedule: Schedule };
+type Clocks = Pick<Clock, 'now' | 'schedule'>;
 
 function buildManager(
   deps: AdapterServiceDeps,
@@ -107,7 +108,10 @@ export async function composeAdapter(
   const { config, runtime } = context;
   const logger = runtime.logger;
   const deps: AdapterServiceDeps = { ...context, ...seams, bootstrap: readBootstrap(context, seams) };
-  const clocks = { now: seams.now ?? Date.now, schedule: seams.schedule ?? realSchedule };
+  const clocks: Clocks = {
+    now: seams.now ?? systemClock.now,
+    schedule: seams.schedule ?? systemClock.schedule,
+  };
   const redis = openRedisPair(config.REDIS_URL, runtime);
   await preflightRedis(redis.worker);
   const prefix = config.QUEUE_PREFIX;

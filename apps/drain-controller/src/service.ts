@@ -1,6 +1,7 @@
 import { ADAPTER_COMMANDS_QUEUE, DRAIN_STEPS_QUEUE } from '@sandbox/protocol';
 import { createProducer, createRedisConnection, preflightRedis } from '@sandbox/queue';
 import {
+  systemClock,
   bearerToken,
   readSecretFileText,
   type ServiceContext,
@@ -55,7 +56,7 @@ export function composeDrainController(
   expose?: (parts: DrainParts) => void,
 ): ServiceWiring {
   const { logger, shutdown } = runtime;
-  const now = seams.now ?? Date.now;
+  const now = seams.now ?? systemClock.now;
   const redis = openRedis(config, runtime);
   const queueDeps = { connection: redis.producer, prefix: config.QUEUE_PREFIX, logger };
   const steps = createProducer(DRAIN_STEPS_QUEUE, queueDeps);

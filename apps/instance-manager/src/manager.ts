@@ -5,7 +5,7 @@ import type { Health, ServiceLogger, ServiceMetrics } from '@sandbox/service-kit
 import type { Express, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { createApp } from './app';
-import type { Clock } from './clock';
+import type { Clock } from '@sandbox/service-kit';
 import { createAppReconciler } from './controllers/app-reconciler.controller';
 import { createHostSync } from './controllers/host-sync.controller';
 import { createInstanceEventsEmitter } from './controllers/instance-events.emitter';

@@ -1,6 +1,6 @@
 import { preflightRedis, openRedisPair } from '@sandbox/queue';
 import type { ServiceContext, ServiceWiring } from '@sandbox/service-kit';
-import { systemClock } from './clock';
+import { systemClock } from '@sandbox/service-kit';
 import type { InstanceManagerConfig } from './config';
 import { createDriver } from './drivers/create-driver';
 import { createInstanceManager } from './manager';

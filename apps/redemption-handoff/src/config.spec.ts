@@ -39,6 +39,14 @@ describe('HandoffConfigSchema', () => {
     });
   });
 
+  it('takes libsecp256k1 where it loads unless told otherwise, and refuses an unknown curve', () => {
+    expect(HandoffConfigSchema.parse(required).SIGNATURE_BACKEND).toBe('auto');
+    expect(HandoffConfigSchema.parse({ ...required, SIGNATURE_BACKEND: 'noble' }).SIGNATURE_BACKEND).toBe(
+      'noble',
+    );
+    expect(HandoffConfigSchema.safeParse({ ...required, SIGNATURE_BACKEND: 'openssl' }).success).toBe(false);
+  });
+
   it('refuses a mixed-case recipient and an unknown chain view', () => {
     expect(
       HandoffConfigSchema.safeParse({ ...required, RECIPIENT_ADDRESS: `0x${'AB'.repeat(20)}` }).success,

@@ -25,7 +25,13 @@ export const HandoffConfigSchema = baseEnvSchema({ port: 7104, shutdownTimeoutMs
       .string()
       .regex(/^0x[0-9a-f]{40}$/, { message: 'must be a lowercase 0x address' })
       .optional(),
-    /** Public keys of this many payers are remembered to check their signatures faster. */
+    /**
+     * Curve that checks ticket signatures: `auto` takes libsecp256k1 (native, about 20 times faster) where
+     * its prebuilt binary loads and the pure-JS noble curve elsewhere; `libsecp256k1` refuses to start
+     * without it; `noble` always uses the pure-JS curve.
+     */
+    SIGNATURE_BACKEND: z.enum(['auto', 'libsecp256k1', 'noble']).default('auto'),
+    /** noble only: public keys of this many payers are remembered to check their signatures faster. */
     SIGNER_CACHE_SIZE: count(64, 0, 10_000),
 
     /**

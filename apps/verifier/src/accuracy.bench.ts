@@ -21,10 +21,10 @@ import {
   EVAL_RESPONDER,
   newInstanceId,
   runCommand,
-  systemClock,
   waitForReady,
 } from '@sandbox/sandbox-local';
-import { findFreePort } from '@sandbox/testing';
+import { monotonicClock } from '@sandbox/service-kit';
+import { findFreePort, printFigure } from '@sandbox/testing';
 import { pino } from 'pino';
 import { registerRunner, startPaidNodeSim } from './__fixtures__/processes';
 import { createSignerClient } from './node/signer-client';
@@ -45,8 +45,8 @@ const PLAN: Plan = {
   runTimeoutMs: 180_000,
 };
 const logger = pino({ level: 'silent' });
-const figure = (name: string, value: number, unit: string) =>
-  process.stdout.write(`${name}: ${value.toFixed(unit === '%' ? 2 : unit === 'ms' ? 3 : 0)} ${unit}\n`);
+// Each figure comes from one evaluation (or one native run).
+const figure = (name: string, value: number) => printFigure(`verifier_${name}`, value, 1);
 
 async function tc(args: string[], netns?: string) {
   return runCommand(netns ? 'ip' : 'tc', netns ? ['netns', 'exec', netns, 'tc', ...args] : args, {
@@ -109,7 +109,7 @@ async function nativeHashRate(dir: string): Promise<number> {
     await waitForReady(
       { address: '127.0.0.1', port },
       { type: 'http', path: '/healthz', expectedStatus: 200 },
-      { clock: systemClock },
+      { clock: monotonicClock },
     );
     const seed = randomBytes(32);
     const started = performance.now();
@@ -193,28 +193,28 @@ try {
 
   const base = await evaluate('baseline');
   const baseRtt = base.results.latency?.medianMs ?? Number.NaN;
-  figure('baseline_rtt_median', baseRtt, 'ms');
-  figure('baseline_download', base.results.download?.megabitsPerSecond ?? Number.NaN, 'Mbit/s');
-  figure('baseline_upload', base.results.upload?.megabitsPerSecond ?? Number.NaN, 'Mbit/s');
+  figure('baseline_rtt_median_ms', baseRtt);
+  figure('baseline_download_mbit_per_s', base.results.download?.megabitsPerSecond ?? Number.NaN);
+  figure('baseline_upload_mbit_per_s', base.results.upload?.megabitsPerSecond ?? Number.NaN);
   const native = await nativeHashRate(dir);
   const measured = base.results.hashRate?.hashesPerSecond ?? Number.NaN;
-  figure('hash_rate_native_single_core', native, 'H/s');
-  figure('hash_rate_through_node', measured, 'H/s');
-  figure('hash_rate_error', ((measured - native) / native) * 100, '%');
+  figure('hash_rate_native_single_core_hashes_per_s', native);
+  figure('hash_rate_through_node_hashes_per_s', measured);
+  figure('hash_rate_error_percent', ((measured - native) / native) * 100);
 
   for (const rate of [50, 200]) {
     const delayed = await shape(instanceId, rate);
     const shaped = await evaluate(`shaped-${rate}`);
     await shape(instanceId, undefined);
     const rtt = shaped.results.latency?.medianMs ?? Number.NaN;
-    figure(`shaped_${rate}mbit_rtt_median`, rtt, 'ms');
-    if (delayed) figure(`netem_${rate}mbit_rtt_error`, rtt - baseRtt - DELAY_MS, 'ms');
+    figure(`shaped_${rate}mbit_rtt_median_ms`, rtt);
+    if (delayed) figure(`netem_${rate}mbit_rtt_error_ms`, rtt - baseRtt - DELAY_MS);
     else
       process.stdout.write(`# no sch_netem in this kernel: ${rate} mbit shaped with tbf, no delay added\n`);
     for (const direction of ['download', 'upload'] as const) {
       const mbps = shaped.results[direction]?.megabitsPerSecond ?? Number.NaN;
-      figure(`shaped_${rate}mbit_${direction}`, mbps, 'Mbit/s');
-      figure(`shaped_${rate}mbit_${direction}_error`, ((mbps - rate) / rate) * 100, '%');
+      figure(`shaped_${rate}mbit_${direction}_mbit_per_s`, mbps);
+      figure(`shaped_${rate}mbit_${direction}_error_percent`, ((mbps - rate) / rate) * 100);
     }
   }
 } finally {

@@ -1,4 +1,6 @@
 import {
+  monotonicClock,
+  systemClock,
   readSecretFileText,
   bearerToken,
   type ServiceContext,
@@ -15,7 +17,6 @@ import {
   type Producer,
 } from '@sandbox/queue';
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { createApp } from './app';
 import type { VerifierConfig } from './config';
 import { createRunEvaluationHandler } from './jobs/run-evaluation.job';
@@ -156,7 +157,7 @@ export function composeVerifier(
 ): ServiceWiring {
   const { config, runtime } = context;
   const { logger, shutdown } = runtime;
-  const wallNow = seams.wallNow ?? Date.now;
+  const wallNow = seams.wallNow ?? systemClock.now;
   const { credential, key } = readSecrets(config, context, seams);
   const redis = openRedis(config, runtime);
   const retentionSeconds = Math.ceil(config.REPORT_RETENTION_MS / 1000);
@@ -178,7 +179,7 @@ export function composeVerifier(
       credential,
       stopSignal: stopping.signal,
       wallNow,
-      monoNow: seams.monoNow ?? (() => performance.now()),
+      monoNow: seams.monoNow ?? monotonicClock.now,
     },
     seams,
   );

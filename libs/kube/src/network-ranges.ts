@@ -1,3 +1,5 @@
+import { isIpv4 } from '@sandbox/protocol';
+
 /** True for an IPv6 CIDR (it has a colon). */
 export function isIpv6Cidr(cidr: string): boolean {
   return cidr.includes(':');
@@ -19,7 +21,7 @@ export function nodeAddressCidrs(nodes: readonly NodeAddresses[]): string[] {
   for (const node of nodes) {
     for (const { type, address } of node.status?.addresses ?? []) {
       if (!NODE_ADDRESS_TYPES.has(type)) continue;
-      if (/^\d{1,3}(\.\d{1,3}){3}$/.test(address)) cidrs.add(`${address}/32`);
+      if (isIpv4(address)) cidrs.add(`${address}/32`);
       else if (address.includes(':')) cidrs.add(`${address}/128`);
     }
   }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Obj } from './resilient-informer.fixture';
-import { flush, setup } from './resilient-informer.fixture';
+import { ManualClock } from '@sandbox/testing';
+import { flush, setupWith } from './resilient-informer.fixture';
+
+const setup = (silenceMs?: number) => setupWith(new ManualClock(0), silenceMs);
 
 describe('createResilientInformer relists and lookups', () => {
   it('relists at once on 410 Gone, without backing off', async () => {

@@ -1,3 +1,4 @@
+import type { Schedule } from '@sandbox/service-kit';
 import { pino } from 'pino';
 import type { InformerSource } from './resilient-informer';
 import { createResilientInformer } from './resilient-informer';
@@ -40,39 +41,14 @@ export class FakeSource implements InformerSource<Obj> {
   }
 }
 
-/** Timers driven by the test: `advance(ms)` fires what is due. */
-export function fakeTime() {
-  let now = 0;
-  let timers: { at: number; fn: () => void; cancelled: boolean }[] = [];
-  return {
-    now: () => now,
-    schedule: (fn: () => void, ms: number) => {
-      const timer = { at: now + ms, fn, cancelled: false };
-      timers.push(timer);
-      return { cancel: () => void (timer.cancelled = true) };
-    },
-    advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const due = timers.filter((t) => !t.cancelled && t.at <= end).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        now = due.at;
-        due.cancelled = true;
-        due.fn();
-      }
-      now = end;
-      timers = timers.filter((t) => !t.cancelled);
-    },
-    pending: () => timers.filter((t) => !t.cancelled).length,
-  };
-}
-
 /** Lets settled promises run their callbacks. */
 export const flush = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A wrapper over fake sources and fake time, recording the events it forwards. */
-export function setup(silenceMs = 300_000) {
-  const time = fakeTime();
+/** A wrapper over fake sources and the test's manual clock, recording the events it forwards. */
+export function setupWith<Time extends { schedule: Schedule; now: () => number }>(
+  time: Time,
+  silenceMs = 300_000,
+) {
   const sources: FakeSource[] = [];
   const informer = createResilientInformer<Obj>({
     create: () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { flush, setup } from './resilient-informer.fixture';
+import { ManualClock } from '@sandbox/testing';
+import { flush, setupWith } from './resilient-informer.fixture';
+
+const setup = (silenceMs?: number) => setupWith(new ManualClock(0), silenceMs);
 
 describe('createResilientInformer', () => {
   it('is synced after the first list and forwards object events', async () => {
@@ -89,6 +92,6 @@ describe('createResilientInformer', () => {
     await informer.stop();
     time.advance(120_000);
     expect(sources).toHaveLength(1);
-    expect(time.pending()).toBe(0);
+    expect(time.pending).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { backoffDelay, realSchedule, type Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
 import { apiStatus } from './kube-errors';
 
@@ -12,9 +13,6 @@ export interface InformerSource<T> {
   get(name: string, namespace?: string): T | undefined;
 }
 
-/** A cancellable one-shot timer. */
-export type InformerSchedule = (callback: () => void, ms: number) => { cancel(): void };
-
 /** Options of {@link createResilientInformer}. */
 export interface ResilientInformerOptions<T> {
   /** Makes a fresh informer; each restart uses a new one, so it lists again. */
@@ -25,7 +23,7 @@ export interface ResilientInformerOptions<T> {
   /** For logs. */
   name: string;
   /** @defaultValue setTimeout */
-  schedule?: InformerSchedule;
+  schedule?: Schedule;
   /** @defaultValue Date.now */
   now?: () => number;
   /** No object event for this long forces a relist (watches have gone silent without an error). @defaultValue 300000 */
@@ -59,11 +57,6 @@ export interface ResilientInformer<T> {
   restarts(): number;
 }
 
-const realSchedule: InformerSchedule = (callback, ms) => {
-  const timer = setTimeout(callback, ms);
-  return { cancel: () => clearTimeout(timer) };
-};
-
 type Verb = 'add' | 'update' | 'delete';
 
 /**
@@ -86,7 +79,7 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
   let active: InformerSource<T> | undefined;
   let hasSynced = false;
   let stopped = true;
-  let backoff = initialBackoff;
+  let failures = 0;
   let lastActivity = now();
   let restartCount = 0;
   let pending: { cancel(): void } | undefined;
@@ -135,8 +128,10 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
       logger.info({ informer: options.name }, 'informer resource version expired; relisting');
       return restart(0);
     }
-    const delayMs = Math.round(backoff * (0.5 + random() / 2));
-    backoff = Math.min(maxBackoff, backoff * 2);
+    failures += 1;
+    const delayMs = Math.round(
+      backoffDelay(failures, { initialMs: initialBackoff, maxMs: maxBackoff, random }),
+    );
     logger.warn({ informer: options.name, err: error, delayMs }, 'informer failed; restarting');
     restart(delayMs);
   };
@@ -158,7 +153,7 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
         if (gen !== generation || stopped) return;
         swap(source);
         hasSynced = true;
-        backoff = initialBackoff;
+        failures = 0;
         lastActivity = now();
         armWatchdog();
       },

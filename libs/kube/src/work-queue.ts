@@ -1,6 +1,5 @@
-import { backoffDelay } from '@sandbox/node-client';
+import { backoffDelay, realSchedule, type Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
-import type { InformerSchedule } from './resilient-informer';
 
 /** Options of {@link createWorkQueue}. */
 export interface WorkQueueOptions {
@@ -14,7 +13,7 @@ export interface WorkQueueOptions {
   /** @defaultValue 30000 */
   maxRetryMs?: number;
   /** @defaultValue setTimeout */
-  schedule?: InformerSchedule;
+  schedule?: Schedule;
   /** Jitter source in [0, 1). @defaultValue Math.random */
   random?: () => number;
 }
@@ -34,11 +33,6 @@ export interface WorkQueue {
   /** Stops taking keys, cancels retries and waits for the reconcile in progress. */
   close(): Promise<void>;
 }
-
-const realSchedule: InformerSchedule = (callback, ms) => {
-  const timer = setTimeout(callback, ms);
-  return { cancel: () => clearTimeout(timer) };
-};
 
 /**
  * A controller's work queue, as client-go has it: informer events add `namespace/name` keys; each key

@@ -1,4 +1,3 @@
-export { backoffDelay, type BackoffOptions } from './backoff';
 export {
   cleanReason,
   failureLabel,

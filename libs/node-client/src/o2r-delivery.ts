@@ -1,5 +1,5 @@
 import { O2RMessageSchema, summarizeZodIssues, type O2RMessage } from '@sandbox/protocol';
-import { backoffDelay, type BackoffOptions } from './backoff';
+import { backoffDelay, type BackoffOptions } from '@sandbox/service-kit';
 
 /** What the reader hands over, in channel order. */
 export type ReadItem =

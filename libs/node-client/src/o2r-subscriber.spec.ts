@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Schedule } from '@sandbox/service-kit';
+import { ManualClock } from '@sandbox/testing';
 import { fetchTransport, type FetchLike } from './http-transport';
 import { createO2RSubscriber, type O2RSubscriberEvent } from './o2r-subscriber';
 
@@ -54,38 +54,6 @@ class FakeChannel {
   }
 }
 
-/** Timers under test control. */
-function manualClock() {
-  let now = 0;
-  let timers: Array<{ at: number; run: () => void }> = [];
-  const schedule: Schedule = (run, ms) => {
-    const timer = { at: now + ms, run };
-    timers.push(timer);
-    return { cancel: () => void (timers = timers.filter((entry) => entry !== timer)) };
-  };
-  const settle = async (): Promise<void> => {
-    for (let round = 0; round < 20; round += 1) await new Promise((resolve) => setImmediate(resolve));
-  };
-  return {
-    schedule,
-    now: () => now,
-    settle,
-    async advance(ms: number): Promise<void> {
-      const until = now + ms;
-      for (;;) {
-        await settle();
-        const due = timers.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0];
-        if (due === undefined) break;
-        timers = timers.filter((timer) => timer !== due);
-        now = Math.max(now, due.at);
-        due.run();
-      }
-      now = until;
-      await settle();
-    },
-  };
-}
-
 const reserved = (session: string) =>
   JSON.stringify({ event: 'reserved', session, timestamp: '2025-01-01T00:00:00.123456789Z' });
 const KEEP = '{"keep":"alive"}';
@@ -94,7 +62,7 @@ function subscribe(
   channel: FakeChannel,
   overrides: { onMessage?: (message: unknown, seq: number) => Promise<void> | void; startSeq?: number } = {},
 ) {
-  const clock = manualClock();
+  const clock = new ManualClock(0);
   const messages: Array<[unknown, number]> = [];
   const events: O2RSubscriberEvent[] = [];
   const subscriber = createO2RSubscriber({
@@ -163,7 +131,7 @@ describe('O2R subscriber', () => {
     channel.publish(reserved('s3'));
     await clock.settle();
     expect(subscriber.seq).toBe(0);
-    await clock.advance(5_000);
+    await clock.advanceAndSettle(5_000);
     expect(attempts).toBe(3);
     expect(subscriber.seq).toBe(1);
     await subscriber.stop();
@@ -172,9 +140,9 @@ describe('O2R subscriber', () => {
   it('drops a silent long-poll after the keepalive timeout and polls the same segment again', async () => {
     const channel = new FakeChannel();
     const { clock, events, messages, subscriber } = subscribe(channel);
-    await clock.advance(24_000);
+    await clock.advanceAndSettle(24_000);
     expect(events).toEqual([]);
-    await clock.advance(1_000);
+    await clock.advanceAndSettle(1_000);
     expect(events).toContainEqual({ type: 'reconnect', reason: 'keepalive-timeout' });
     expect(channel.reads).toEqual([0, 0]);
     channel.publish(reserved('s4'));
@@ -189,8 +157,8 @@ describe('O2R subscriber', () => {
     const { clock, events, messages, subscriber } = subscribe(channel);
     await clock.settle();
     expect(events).toEqual([{ type: 'reconnect', reason: 'network' }]);
-    await clock.advance(100);
-    await clock.advance(200);
+    await clock.advanceAndSettle(100);
+    await clock.advanceAndSettle(200);
     channel.publish(KEEP);
     await clock.settle();
     expect(messages).toHaveLength(1);

@@ -1,6 +1,5 @@
 import type { O2RMessage } from '@sandbox/protocol';
-import { realSchedule, type Schedule } from '@sandbox/service-kit';
-import { backoffDelay, type BackoffOptions } from './backoff';
+import { backoffDelay, realSchedule, type BackoffOptions, type Schedule } from '@sandbox/service-kit';
 import { defaultHttpTransport, type HttpTransport } from './http-transport';
 import { O2RDelivery } from './o2r-delivery';
 import { readTrickleSegment, type TrickleReadOutcome } from './trickle-read';

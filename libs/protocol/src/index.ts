@@ -13,4 +13,5 @@ export * from './network/non-public-ranges';
 export * from './redemption';
 export * from './evaluations';
 export * from './network/runner-grants';
+export * from './network/ipv4';
 export * from './drain';

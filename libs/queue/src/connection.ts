@@ -1,3 +1,4 @@
+import { backoffDelay } from '@sandbox/service-kit';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -20,7 +21,8 @@ export interface RedisConnectionOptions {
 // Reconnect forever in the background with a capped delay; producers still fail fast because
 // their offline queue is off, so a command while disconnected is refused at once.
 const producerRetryDelay = (times: number): number => Math.min(times * 100, 2_000);
-const workerRetryDelay = (times: number): number => Math.min(2 ** Math.min(times, 10) * 50, 10_000);
+const workerRetryDelay = (times: number): number =>
+  backoffDelay(times + 1, { initialMs: 50, maxMs: 10_000, jitter: 'none' });
 
 function roleOptions(role: RedisRole, connectTimeout: number): RedisOptions {
   if (role === 'producer') {

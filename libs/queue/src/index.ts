@@ -18,6 +18,7 @@ export {
   RedisPreflightError,
 } from './errors';
 export { findSecretKeyPaths, parseJobData } from './job-data';
+export { defineLuaScripts, luaScript, type LuaScript } from './lua-script';
 export { preflightRedis, type PreflightOptions, type RedisSettings } from './preflight';
 export {
   createProducer,

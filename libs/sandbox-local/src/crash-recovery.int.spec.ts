@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentEnv, startTsProcess } from '@sandbox/testing';
-import { systemClock } from './clock';
+import { monotonicClock } from '@sandbox/service-kit';
 import { runCommand } from './command-runner';
 import type { SandboxDriver } from './local-driver';
 import { createLocalDriver } from './local-driver';
@@ -29,7 +29,7 @@ async function removeEverything(driver: SandboxDriver): Promise<number> {
 /** Runs the endless starter in its own process group and kills the group with SIGKILL after `ms`. */
 async function crashWhileStarting(ms: number): Promise<string[]> {
   const child = startTsProcess(STARTER, [PREFIX, SUBNET, image], { env: parentEnv() });
-  await systemClock.sleep(ms);
+  await monotonicClock.sleep(ms);
   await child.kill();
   const ids = child.stdout().split('\n').filter(Boolean);
   return ids;

@@ -2,8 +2,7 @@ import type { EgressPolicy, FirewallInput } from './firewall-rules';
 import { NON_PUBLIC_RANGES } from './firewall-rules';
 import type { HostAddress } from './host-network';
 import type { InstanceNames } from './naming';
-import type { Ipv4Network } from './subnet';
-import { containsAddress, formatIpv4, parseCidr, parseIpv4 } from './subnet';
+import { containsNetwork, formatCidr, networkOf, parseCidr, type Ipv4Network } from '@sandbox/protocol';
 
 /** What every instance's rules share: the driver's subnet and the host ports no instance may reach. */
 export interface FirewallSettings {
@@ -14,11 +13,6 @@ export interface FirewallSettings {
 
 const nonPublic = NON_PUBLIC_RANGES.map(parseCidr);
 
-function networkOf(address: string, prefixLength: number): Ipv4Network {
-  const size = 2 ** (32 - prefixLength);
-  return { network: Math.floor(parseIpv4(address) / size) * size, prefixLength };
-}
-
 /**
  * The networks of the host's own addresses that the fixed ranges do not already refuse (a public
  * uplink network, say), as CIDRs. Addresses in private ranges (the veths of this and other drivers,
@@ -28,10 +22,8 @@ export function hostNetworks(addresses: readonly HostAddress[], settings: Firewa
   const found = new Set<string>();
   for (const entry of addresses) {
     const net = networkOf(entry.address, entry.prefixLength);
-    const covered = [settings.subnet, ...nonPublic].some(
-      (range) => range.prefixLength <= net.prefixLength && containsAddress(range, net.network),
-    );
-    if (!covered) found.add(`${formatIpv4(net.network)}/${net.prefixLength}`);
+    const covered = [settings.subnet, ...nonPublic].some((range) => containsNetwork(range, net));
+    if (!covered) found.add(formatCidr(net));
   }
   return [...found].sort();
 }

@@ -1,4 +1,3 @@
-export * from './clock';
 export * from './command-runner';
 export type { LogLine } from './container-logs';
 export type { DiscoveredInstance } from './discovery';

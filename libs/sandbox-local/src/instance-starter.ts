@@ -14,7 +14,8 @@ import { instanceNames, newInstanceId } from './naming';
 import type { Podman } from './podman';
 import { buildRunArgs } from './podman-args';
 import { createStopper } from './instance-stopper';
-import type { Ipv4Network, SlotAddressing } from './subnet';
+import type { Ipv4Network } from '@sandbox/protocol';
+import type { SlotAddressing } from './subnet';
 import { nextFreeSlot, slotAddressing, slotOf } from './subnet';
 
 /** The spec was invalid; `issues` lists each bad field by path. */
@@ -105,11 +106,17 @@ export function createStarter(deps: StarterDeps) {
     addressing: SlotAddressing,
     hostNetworks: string[],
   ) {
-    await deps.network.wire(names, addressing, spec.egress);
     const script = buildFirewallScript(
       firewallInputFor(names, addressing.instanceAddress, spec.egress, hostNetworks, firewallSettings),
     );
-    await deps.firewall.apply(script);
+    // Rules name the veth, so they need not wait for it; both are in place before the container
+    // (the only thing that could send) starts. Both settle before a failure is thrown, so the
+    // cleanup (stop) never races a step still creating something.
+    const steps = await Promise.allSettled([
+      deps.network.wire(names, addressing, spec.egress),
+      deps.firewall.apply(script),
+    ]);
+    for (const step of steps) if (step.status === 'rejected') throw step.reason;
     if (spec.egress === 'internet') {
       const uplink = deps.egressInterface ?? (await deps.network.defaultRouteInterface());
       if (uplink) await deps.ledger.claim(uplink);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from './clock';
+import type { Clock } from '@sandbox/service-kit';
 import { discoverInstances } from './discovery';
 import type { DiscoveredInstance } from './discovery';
 import type { Firewall } from './firewall';

@@ -5,7 +5,7 @@ import { runCommand } from './command-runner';
 import type { SandboxDriver, StartedInstance } from './local-driver';
 import { createLocalDriver } from './local-driver';
 import { instanceNames } from './naming';
-import { formatIpv4, parseIpv4 } from './subnet';
+import { formatIpv4, parseIpv4 } from '@sandbox/protocol';
 import { leftovers } from './test-support/leaks.fixture';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
 import { exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Clock } from './clock';
-import { systemClock } from './clock';
+// The clock entry alone: this library loads in short-lived processes that must start fast.
+import { monotonicClock, type Clock } from '@sandbox/service-kit/clock';
 import type { CommandRunner } from './command-runner';
 import { runCommand } from './command-runner';
 import type { LogLine } from './container-logs';
@@ -20,7 +20,7 @@ import { createCapacityGate, hostResources } from './host-capacity';
 import type { IsolationDrift } from './integrity-guard';
 import { createIntegrityGuard } from './integrity-guard';
 import { join } from 'node:path';
-import { parseCidr } from './subnet';
+import { parseCidr } from '@sandbox/protocol';
 
 /** An instance the driver started. */
 export interface StartedInstance {
@@ -48,7 +48,7 @@ export interface LocalDriverOptions {
    * subnets. Persistent: changing it orphans running instances. @defaultValue 'sbx'
    */
   prefix?: string;
-  /** @defaultValue systemClock */
+  /** @defaultValue monotonicClock */
   clock?: Clock;
   /** @defaultValue runCommand (real processes) */
   run?: CommandRunner;
@@ -118,7 +118,7 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
   const prefix = options.prefix ?? 'sbx';
   assertPrefix(prefix);
   const run = options.run ?? runCommand;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? monotonicClock;
   const podman = createPodman(run, options.podmanPath);
   const network = createHostNetwork(run);
   const firewall = createFirewall(run);

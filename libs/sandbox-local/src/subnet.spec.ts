@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatIpv4, nextFreeSlot, parseCidr, parseIpv4, slotAddressing, slotCount, slotOf } from './subnet';
+import { formatIpv4, parseCidr, parseIpv4 } from '@sandbox/protocol';
+import { nextFreeSlot, slotAddressing, slotCount, slotOf } from './subnet';
 
 describe('subnet', () => {
   it('parses and formats IPv4 addresses', () => {

@@ -1,9 +1,4 @@
-/** An IPv4 network in CIDR form, as numbers. */
-export interface Ipv4Network {
-  /** Network address as an unsigned 32-bit number. */
-  network: number;
-  prefixLength: number;
-}
+import { containsAddress, formatIpv4, parseIpv4, type Ipv4Network } from '@sandbox/protocol';
 
 /** The /30 of one instance: the host end and the instance end of its veth pair. */
 export interface SlotAddressing {
@@ -14,39 +9,6 @@ export interface SlotAddressing {
 }
 
 const SLOT_PREFIX = 30;
-
-/** Parses a dotted IPv4 address to an unsigned number; throws on anything else. */
-export function parseIpv4(text: string): number {
-  const parts = text.split('.');
-  if (parts.length !== 4) throw new Error(`not an IPv4 address: ${text}`);
-  return parts.reduce((value, part) => {
-    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) throw new Error(`not an IPv4 address: ${text}`);
-    return value * 256 + Number(part);
-  }, 0);
-}
-
-/** Formats an unsigned number as a dotted IPv4 address. */
-export function formatIpv4(value: number): string {
-  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
-}
-
-/** Parses `a.b.c.d/n`; the address must be the network address itself. */
-export function parseCidr(text: string): Ipv4Network {
-  const [address, length] = text.split('/');
-  const prefixLength = Number(length);
-  if (address === undefined || !Number.isInteger(prefixLength) || prefixLength < 0 || prefixLength > 32) {
-    throw new Error(`not an IPv4 CIDR: ${text}`);
-  }
-  const network = parseIpv4(address);
-  if (network % 2 ** (32 - prefixLength) !== 0) throw new Error(`${text} has host bits set`);
-  return { network, prefixLength };
-}
-
-/** True when the address lies inside the network. */
-export function containsAddress(net: Ipv4Network, address: number): boolean {
-  const size = 2 ** (32 - net.prefixLength);
-  return address >= net.network && address < net.network + size;
-}
 
 /** How many /30 slots the subnet holds. */
 export function slotCount(subnet: Ipv4Network): number {

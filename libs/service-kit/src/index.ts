@@ -16,6 +16,8 @@ export * from './http/metrics-middleware';
 export * from './http/create-http-app';
 export * from './http/listen';
 export * from './lifecycle/timers';
+export * from './lifecycle/backoff';
+export * from './lifecycle/clock';
 export * from './lifecycle/shutdown';
 export * from './lifecycle/signals';
 export * from './lifecycle/service-runtime';

@@ -1,5 +1,6 @@
 export { startRedis, type RedisFixture, type StartRedisOptions } from './redis-server';
 export { waitFor, type WaitForOptions } from './wait-for';
+export { ManualClock } from './manual-clock';
 export { uniquePrefix } from './unique-prefix';
 export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
@@ -7,3 +8,12 @@ export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
 export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-process';
 export { parentEnv } from './config';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
+export {
+  figureProblem,
+  formatFigure,
+  parseFigure,
+  percentile,
+  printFigure,
+  unitOfFigureName,
+  type BenchFigure,
+} from './bench-figure';

@@ -11,6 +11,7 @@ export {
 } from './eth-signature';
 export {
   createSignatureVerifier,
+  type SignatureBackend,
   type SignatureVerifier,
   type SignatureVerifierOptions,
 } from './signature-verifier';

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { bytesToHex, hexToBytes, keccak256 } from './bytes';
 import { addressOfPrivateKey, ethSignedMessageHash, recoverEthSigner, signEthMessage } from './eth-signature';
+import { createSignatureVerifier } from './signature-verifier';
 import { computeRecipientRandHash, computeTicketHash, ticketAuxData } from './ticket-hash';
 import { isWinningTicket } from './winning-ticket-check';
 import { vectors } from './__fixtures__/vectors';
@@ -85,5 +86,37 @@ describe('signature rules', () => {
     const flipped = `0x${sig.slice(0, 128)}${sig.slice(128) === '1b' ? '1c' : '1b'}`;
     const other = recoverEthSigner(hash, flipped);
     expect(other === undefined || other !== vector.ticket.sender).toBe(true);
+  });
+});
+
+describe.each(['libsecp256k1', 'noble'] as const)('the verifier on %s against the vectors', (backend) => {
+  const verifier = createSignatureVerifier({ backend });
+
+  it.each(vectors.tickets)('accepts $name from its sender only, and refuses its high-s twin', (vector) => {
+    const hash = hexToBytes(vector.ticketHash);
+    expect(verifier.isSignedBy(hash, vector.sig, vector.ticket.sender)).toBe(true);
+    expect(verifier.isSignedBy(hash, vector.sig, `0x${'11'.repeat(20)}`)).toBe(false);
+    expect(verifier.isSignedBy(hash, vector.highSSig, vector.ticket.sender)).toBe(false);
+  });
+
+  it('accepts the published example and refuses a v other than 27/28, zero r or s and bad lengths', () => {
+    const { published } = vectors;
+    const message = utf8ToBytes(published.message);
+    expect(verifier.isSignedBy(message, published.signature, published.address)).toBe(true);
+    const vector = vectors.tickets[0];
+    if (!vector) throw new Error('no vectors');
+    const hash = hexToBytes(vector.ticketHash);
+    const sig = vector.sig.slice(2);
+    const sender = vector.ticket.sender;
+    for (const bad of [
+      `0x${sig.slice(0, 128)}01`,
+      `0x${sig.slice(0, 128)}00`,
+      `0x${sig.slice(0, 128)}`,
+      `0x${'00'.repeat(32)}${sig.slice(64)}`,
+      `0x${sig.slice(0, 64)}${'00'.repeat(32)}${sig.slice(128)}`,
+      `0x${'ff'.repeat(32)}${sig.slice(64)}`,
+    ]) {
+      expect(verifier.isSignedBy(hash, bad, sender)).toBe(false);
+    }
   });
 });

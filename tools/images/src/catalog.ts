@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { directoryAssets, EVAL_RESPONDER, EXAMPLE_APP, type RootfsFile } from '@sandbox/sandbox-local';
+import { secp256k1BindingAssets } from './native-assets';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -77,9 +78,12 @@ export const IMAGE_CATALOG: Readonly<Record<string, CatalogImage>> = Object.free
     SIGNER_URL: 'http://127.0.0.1:9',
   }),
   adapter: service('adapter', 7102, ['BOOTSTRAP_SECRET_FILE'], { NODE_URL: 'http://127.0.0.1:9' }),
-  'redemption-handoff': service('redemption-handoff', 7104, ['INTAKE_SECRET_FILE', 'REDEEMER_SECRET_FILE'], {
-    REDEEMER_URL: 'http://127.0.0.1:9',
-  }),
+  'redemption-handoff': {
+    ...service('redemption-handoff', 7104, ['INTAKE_SECRET_FILE', 'REDEEMER_SECRET_FILE'], {
+      REDEEMER_URL: 'http://127.0.0.1:9',
+    }),
+    assets: secp256k1BindingAssets,
+  },
   'drain-controller': service('drain-controller', 7103, ['ADAPTER_TOKEN_FILE'], {
     ORCHESTRATOR_DRIVER: 'kubernetes',
     ADAPTER_URL: 'http://127.0.0.1:9',
@@ -110,6 +114,7 @@ export const IMAGE_CATALOG: Readonly<Record<string, CatalogImage>> = Object.free
   'redeemer-sim': {
     entryFile: entry('tools', 'redeemer-sim'),
     port: 7106,
+    assets: secp256k1BindingAssets,
     start: {
       redis: false,
       secretFiles: ['REDEEMER_SECRET_FILE'],

@@ -22,3 +22,4 @@ export * from './manifests/workloads';
 export * from './local-node/local-node';
 export { GVISOR_HANDLER, GVISOR_RUNTIME_TYPE, type NodeLayout } from './local-node/node-config';
 export * from './local-node/ensure-node-binaries';
+export * from './deploy/rbac-matrix';

@@ -5,8 +5,7 @@ import type { Server } from 'node:http';
 import { NodeLimits } from '@sandbox/protocol';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import type { Clock } from './clock';
-import { systemClock } from './clock';
+import { systemClock, type Clock } from '@sandbox/service-kit';
 import type { Rational } from './go/rational';
 import { createMetricsServer } from './http/metrics-server';
 import { attachPublicRoutes, createHttpServer } from './http/public-server';
@@ -147,7 +146,7 @@ export async function startNodeSim(options: NodeSimOptions, deps: NodeSimDeps = 
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopped ??= (async () => {
-      for (const cancel of timers) cancel();
+      for (const timer of timers) timer.cancel();
       payments?.stop();
       context.runners.close();
       trickle.closeAll();

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffDelay } from '@sandbox/node-client';
+import { backoffDelay } from '@sandbox/service-kit';
 import { describeExit } from '@sandbox/process';
 import { startProcess, type LineSink, type ManagedProcess, type ProcessSpec } from './managed-process';
 import { introduceMember } from './member-roles';
@@ -72,7 +72,7 @@ export function superviseMember(spec: ProcessSpec, deps: SupervisorDeps): Superv
       if (cancel.signal.aborted) return;
       const ran = deps.now() - startedAt;
       crashesInARow = ran >= deps.policy.resetAfterMs ? 1 : crashesInARow + 1;
-      const wait = backoffDelay(crashesInARow, { ...deps.policy, random: () => 1 });
+      const wait = backoffDelay(crashesInARow, { ...deps.policy, jitter: 'none' });
       deps.say(
         `${name} exited (${describeExit(exit)}) after ${seconds(ran)}; restarting in ${seconds(wait)} (restart ${restarts + 1})`,
       );

@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
-import { createManualClock } from '../__fixtures__/manual-clock';
+import { ManualClock } from '@sandbox/testing';
 import { createBeatScheduler } from './beat-scheduler';
 
 const logger = pino({ level: 'silent' });
 
 describe('beat scheduler', () => {
   it('runs tasks at their due times in due order, from one timer', async () => {
-    const clock = createManualClock(0);
+    const clock = new ManualClock(0);
     const late: number[] = [];
     const scheduler = createBeatScheduler({
       ...clock,
@@ -25,7 +25,7 @@ describe('beat scheduler', () => {
     }
     await clock.settle();
     expect(clock.pending).toBe(1);
-    await clock.advance(300);
+    await clock.advanceAndSettle(300);
     expect(ran).toEqual([
       ['a', 100],
       ['b', 200],
@@ -36,19 +36,19 @@ describe('beat scheduler', () => {
   });
 
   it('replaces a key due time, and cancels it', async () => {
-    const clock = createManualClock(0);
+    const clock = new ManualClock(0);
     const scheduler = createBeatScheduler({ ...clock, maxConcurrent: 4, logger });
     const ran: number[] = [];
     scheduler.set('a', 100, async () => void ran.push(clock.now()));
     scheduler.set('a', 50, async () => void ran.push(clock.now()));
     scheduler.set('b', 60, async () => void ran.push(-1));
     scheduler.cancel('b');
-    await clock.advance(200);
+    await clock.advanceAndSettle(200);
     expect(ran).toEqual([50]);
   });
 
   it('limits concurrency and never runs one key twice at once', async () => {
-    const clock = createManualClock(0);
+    const clock = new ManualClock(0);
     const scheduler = createBeatScheduler({ ...clock, maxConcurrent: 2, logger });
     let running = 0;
     let peak = 0;
@@ -77,7 +77,7 @@ describe('beat scheduler', () => {
   });
 
   it('stops starting tasks and waits for the running ones', async () => {
-    const clock = createManualClock(0);
+    const clock = new ManualClock(0);
     const scheduler = createBeatScheduler({ ...clock, maxConcurrent: 2, logger });
     let finished = false;
     let release: () => void = () => undefined;
@@ -92,6 +92,6 @@ describe('beat scheduler', () => {
     release();
     await stopped;
     expect(finished).toBe(true);
-    await clock.advance(200);
+    await clock.advanceAndSettle(200);
   });
 });

@@ -1,7 +1,11 @@
 import { DrainRecordSchema, type DrainRecord } from '@sandbox/protocol';
+import { luaScript } from '@sandbox/queue';
 import type { Redis } from 'ioredis';
 import { isTerminal } from '../machine/drain-machine';
 import { CREATE_DRAIN_LUA, UPDATE_DRAIN_LUA } from './lua-scripts';
+
+const createDrainScript = luaScript<string>('sandboxDcCreate', 3, CREATE_DRAIN_LUA);
+const updateDrainScript = luaScript<UpdateResult>('sandboxDcUpdate', 2, UPDATE_DRAIN_LUA);
 
 /** A record with the version its next compare-and-set must match. */
 export interface VersionedDrain {
@@ -43,16 +47,11 @@ export function createDrainStore(redis: Redis, prefix: string): DrainStore {
   return {
     async create(record) {
       const created = Date.parse(record.createdAt);
-      const reply = (await redis.eval(
-        CREATE_DRAIN_LUA,
-        3,
-        keys.record(record.id),
-        keys.active,
-        keys.index,
-        record.id,
-        JSON.stringify(DrainRecordSchema.parse(record)),
-        created,
-      )) as string;
+      const reply = await createDrainScript.run(
+        redis,
+        [keys.record(record.id), keys.active, keys.index],
+        [record.id, JSON.stringify(DrainRecordSchema.parse(record)), created],
+      );
       return reply === 'created' ? 'created' : { activeId: reply };
     },
     async get(id) {
@@ -63,16 +62,11 @@ export function createDrainStore(redis: Redis, prefix: string): DrainStore {
         : { record, version };
     },
     async update(id, version, record) {
-      return (await redis.eval(
-        UPDATE_DRAIN_LUA,
-        2,
-        keys.record(id),
-        keys.active,
-        version,
-        JSON.stringify(DrainRecordSchema.parse(record)),
-        isTerminal(record.phase) ? '1' : '0',
-        id,
-      )) as UpdateResult;
+      return updateDrainScript.run(
+        redis,
+        [keys.record(id), keys.active],
+        [version, JSON.stringify(DrainRecordSchema.parse(record)), isTerminal(record.phase) ? '1' : '0', id],
+      );
     },
     async activeId() {
       return (await redis.get(keys.active)) ?? undefined;

@@ -1,3 +1,4 @@
+import { Semaphore } from 'async-mutex';
 import { newInstanceId } from '@sandbox/sandbox-local';
 import { InstanceUrlSchema } from '@sandbox/protocol';
 import type { AppSpec } from '@sandbox/protocol';
@@ -10,7 +11,6 @@ import {
 import type { StoredApp } from '../store/app-store';
 import type { InstanceRecord } from '../store/instance-record';
 import type { InstanceEnder } from './instance-ender';
-import { createSemaphore } from './keyed-serial';
 import type { LifecycleContext } from './lifecycle-context';
 
 function failureReason(error: unknown): string {
@@ -35,7 +35,7 @@ export function createInstanceStarter(
 ) {
   const { store, driver, clock, logger, serial } = ctx;
   const inFlight = new Map<string, Promise<void>>();
-  const semaphore = createSemaphore(concurrency);
+  const semaphore = new Semaphore(concurrency);
 
   /** starting → ready and `instance-ready`, in the instance's serial order. False if it was cancelled. */
   const markReady = (record: InstanceRecord, url: string) =>

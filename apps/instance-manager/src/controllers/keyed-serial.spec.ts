@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { createCoalescer, createKeyedSerial, createSemaphore } from './keyed-serial';
+import { Semaphore } from 'async-mutex';
+import { createCoalescer, createKeyedSerial } from './keyed-serial';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -67,9 +68,10 @@ describe('createCoalescer', () => {
   });
 });
 
-describe('createSemaphore', () => {
+// The instance starter relies on async-mutex's semaphore waking its waiters in order.
+describe('Semaphore', () => {
   it('admits at most the limit and wakes waiters in order', async () => {
-    const semaphore = createSemaphore(1);
+    const semaphore = new Semaphore(1);
     const order: number[] = [];
     await semaphore.acquire();
     const second = semaphore.acquire().then(() => order.push(2));

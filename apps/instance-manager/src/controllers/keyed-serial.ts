@@ -1,3 +1,5 @@
+import { Mutex } from 'async-mutex';
+
 /**
  * Runs async functions one at a time per key (an instance id): every state change and event of one
  * instance happens in order within this process, so `instance-ready` is always queued before the
@@ -5,23 +7,20 @@
  * key (that would wait for itself).
  */
 export function createKeyedSerial() {
-  const tails = new Map<string, Promise<unknown>>();
+  const locks = new Map<string, Mutex>();
   return {
-    run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-      const previous = tails.get(key) ?? Promise.resolve();
-      const next = previous.then(fn, fn);
-      const tail = next.then(
-        () => undefined,
-        () => undefined,
-      );
-      tails.set(key, tail);
-      void tail.then(() => {
-        if (tails.get(key) === tail) tails.delete(key);
-      });
-      return next;
+    async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+      let lock = locks.get(key);
+      if (!lock) locks.set(key, (lock = new Mutex()));
+      try {
+        return await lock.runExclusive(fn);
+      } finally {
+        // A queued run holds the lock as soon as this one releases it, so an unlocked mutex is idle.
+        if (!lock.isLocked() && locks.get(key) === lock) locks.delete(key);
+      }
     },
     /** Keys with work queued or running. */
-    size: () => tails.size,
+    size: () => locks.size,
   };
 }
 
@@ -60,26 +59,6 @@ export function createCoalescer(
     /** Resolves when nothing is running. */
     async idle(): Promise<void> {
       while (entries.size > 0) await Promise.all([...entries.values()].map((entry) => entry.done));
-    },
-  };
-}
-
-/** At most `limit` holders at once; the rest wait in order. */
-export function createSemaphore(limit: number) {
-  let held = 0;
-  const waiting: (() => void)[] = [];
-  return {
-    async acquire(): Promise<void> {
-      if (held < limit) {
-        held += 1;
-        return;
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    },
-    release(): void {
-      const next = waiting.shift();
-      if (next) next();
-      else held -= 1;
     },
   };
 }

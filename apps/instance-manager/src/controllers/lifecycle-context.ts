@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { FailureBackoff } from '../domain/failure-backoff';
 import type { RuntimeDriver } from '../drivers/runtime-driver';
 import type { ManagerMetrics } from '../manager-metrics';
@@ -27,7 +27,7 @@ export interface LifecycleContext {
   driver: RuntimeDriver;
   emitter: InstanceEventsEmitter;
   backoff: FailureBackoff;
-  clock: Clock;
+  clock: Pick<Clock, 'now' | 'sleep'>;
   logger: Logger;
   metrics: ManagerMetrics;
   timing: LifecycleTiming;

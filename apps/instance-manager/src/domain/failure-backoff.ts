@@ -1,3 +1,5 @@
+import { backoffDelay } from '@sandbox/service-kit';
+
 /** Which kind of failure: an instance that did not start, or one Node refused to register. */
 export type FailureKind = 'start' | 'registration';
 
@@ -30,7 +32,7 @@ export function createFailureBackoff(options: FailureBackoffOptions = {}) {
       const found = entry(app);
       found[kind] += 1;
       const count = Math.max(found.start, found.registration);
-      found.until = now + Math.min(maxMs, baseMs * 2 ** (count - 1));
+      found.until = now + backoffDelay(count, { initialMs: baseMs, maxMs, jitter: 'none' });
       return found.until;
     },
     forgive(app: string, kind: FailureKind | 'all'): void {

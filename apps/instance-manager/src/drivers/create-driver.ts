@@ -1,7 +1,7 @@
 import { createLocalDriver, hostResources } from '@sandbox/sandbox-local';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { InstanceManagerConfig } from '../config';
 import { chooseLocalRuntime } from './local-runtime-choice';
 import { isolationDriftCounter } from './isolation-metrics';

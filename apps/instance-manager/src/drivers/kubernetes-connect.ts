@@ -2,7 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { MANAGED_POD_SELECTOR, connectKube, createResilientInformer } from '@sandbox/kube';
 import type { ResilientInformerOptions } from '@sandbox/kube';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { InstanceManagerConfig } from '../config';
 import { createKubernetesRuntime } from './kubernetes-runtime';
 import type { RuntimeDriver } from './runtime-driver';

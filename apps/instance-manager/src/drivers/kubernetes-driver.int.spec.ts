@@ -23,7 +23,7 @@ import {
 } from '@sandbox/testing';
 import type { SandboxDriver } from '@sandbox/sandbox-local';
 import { pino } from 'pino';
-import { systemClock } from '../clock';
+import { systemClock } from '@sandbox/service-kit';
 import { InstanceManagerConfigSchema } from '../config';
 import type { InstanceRecord } from '../store/instance-record';
 import {

@@ -18,7 +18,7 @@ import {
 } from '@sandbox/kube';
 import type { KubeApi } from '@sandbox/kube';
 import { createMemoryLogger, createTestAccess, waitFor } from '@sandbox/testing';
-import { systemClock } from '../clock';
+import { systemClock } from '@sandbox/service-kit';
 import { InstanceManagerConfigSchema } from '../config';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
 import { connectKubernetesRuntime } from './kubernetes-connect';

@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import { CoreV1Api, NetworkingV1Api } from '@kubernetes/client-node';
 import { appNetworkPolicyName } from '@sandbox/kube';
 import { DEPLOY, serviceAccountKubeConfig, startDeployedHarness } from '@sandbox/kube-harness';
-import { createTestAccess, waitFor } from '@sandbox/testing';
+import { createTestAccess, percentile, printFigure, waitFor } from '@sandbox/testing';
 import { pino } from 'pino';
-import { systemClock } from '../clock';
+import { systemClock } from '@sandbox/service-kit';
 import { InstanceManagerConfigSchema } from '../config';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
-import { percentile, printFigure } from '../test-support/bench-figures.fixture';
 import { connectKubernetesRuntime } from './kubernetes-connect';
 import { writeKubeconfigVia } from './kubernetes-driver.fixture';
 
@@ -93,10 +92,10 @@ try {
     ready.push(await readinessLatency(sample));
     repaired.push(await repairLatency());
   }
-  printFigure('kube.pod-ready-to-wait-resolved.p50', percentile(ready, 50), 'ms');
-  printFigure('kube.pod-ready-to-wait-resolved.p95', percentile(ready, 95), 'ms');
-  printFigure('kube.policy-opened-to-restored.p50', percentile(repaired, 50), 'ms');
-  printFigure('kube.policy-opened-to-restored.p95', percentile(repaired, 95), 'ms');
+  printFigure('kube_pod_ready_to_wait_resolved_p50_ms', percentile(ready, 50), ready.length);
+  printFigure('kube_pod_ready_to_wait_resolved_p95_ms', percentile(ready, 95), ready.length);
+  printFigure('kube_policy_opened_to_restored_p50_ms', percentile(repaired, 50), repaired.length);
+  printFigure('kube_policy_opened_to_restored_p95_ms', percentile(repaired, 95), repaired.length);
 } finally {
   await driver.removeApp(APP).catch(() => undefined);
   await driver.close();

@@ -16,7 +16,7 @@ import {
 } from '@sandbox/kube';
 import type { KubeApi, OrchestratorSelector, ResilientInformer } from '@sandbox/kube';
 import type { AppSpec, InstanceLogLine } from '@sandbox/protocol';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { HostInstance, InstanceRef, RuntimeDriver } from './runtime-driver';
 import { InstanceRefusedError } from './runtime-driver';
 import { createNetworkPolicyKeeper } from './network-policy-keeper';
@@ -37,7 +37,7 @@ export interface KubernetesRuntimeDeps {
   orchestrator: OrchestratorSelector;
   clusterCidrs: readonly string[];
   dnsServers: readonly string[];
-  clock: Clock;
+  clock: Pick<Clock, 'now' | 'sleep'>;
 }
 
 /** `<RFC 3339 time> <text>` lines of the kubelet's timestamped log into log lines. */

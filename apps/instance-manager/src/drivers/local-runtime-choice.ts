@@ -27,8 +27,8 @@ async function systrapPath(build: boolean, deps: RuntimeChoiceDeps): Promise<str
 }
 
 /**
- * Which runsc the local driver uses. The current gVisor with the systrap platform roughly doubles
- * throughput over Debian's ptrace-only runsc on this kind of VM (libs/sandbox-local/README.md), so
+ * Which runsc the local driver uses. The current gVisor with the systrap platform serves 1.25-1.7 times
+ * the requests per CPU-second of Debian's ptrace-only runsc on this kind of VM (libs/sandbox-local/README.md), so
  * `auto` prefers it when it is cached (or built, with `build`) and passes a canary sandbox, and falls
  * back to Debian's. Throws when no candidate can run a sandbox.
  */

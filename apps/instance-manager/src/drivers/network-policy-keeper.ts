@@ -1,6 +1,7 @@
 import type { V1NetworkPolicy } from '@kubernetes/client-node';
 import { KUBE_LABELS, createWorkQueue, networkPolicyApplyBody, networkPolicyDrifted } from '@sandbox/kube';
-import type { InformerSchedule, KubeApi, ResilientInformer } from '@sandbox/kube';
+import type { KubeApi, ResilientInformer } from '@sandbox/kube';
+import type { Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
 
 /** Dependencies of {@link createNetworkPolicyKeeper}. */
@@ -15,7 +16,7 @@ export interface NetworkPolicyKeeperDeps {
   /** Delay before the first retry of an app whose policy could not be written. @defaultValue 500 */
   retryMs?: number;
   /** Timers of the retries. @defaultValue setTimeout */
-  schedule?: InformerSchedule;
+  schedule?: Schedule;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { isPodReady, podIdentity, podInstanceUrl, podRuntimeState } from '@sandbox/kube';
 import type { ResilientInformer } from '@sandbox/kube';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { InstanceRef } from './runtime-driver';
 import { InstanceNotReadyError } from './runtime-driver';
 
@@ -19,7 +19,7 @@ function readiness(pod: V1Pod, deleted: boolean, port: number): { url: string } 
  * its pod is checked; nothing polls), and tells listeners which instance's pod was added, changed or
  * deleted so the manager can reconcile that one instance.
  */
-export function createPodWatch(deps: { informer: ResilientInformer<V1Pod>; clock: Clock }) {
+export function createPodWatch(deps: { informer: ResilientInformer<V1Pod>; clock: Pick<Clock, 'sleep'> }) {
   const waiters = new Map<string, Set<Waiter>>();
   const listeners: ((instance: InstanceRef) => void)[] = [];
 

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import request from 'supertest';
 import { createApp } from '../app';
-import { systemClock } from '../clock';
+import { systemClock } from '@sandbox/service-kit';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
 import { createAppStore } from '../store/app-store';
 import { createInstanceStore } from '../store/instance-store';

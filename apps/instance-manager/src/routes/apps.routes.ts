@@ -2,7 +2,7 @@ import { AppPathSchema, AppSpecSchema } from '@sandbox/protocol';
 import type { AppResource, InstanceCounts } from '@sandbox/protocol';
 import { NotFoundError, validate } from '@sandbox/service-kit';
 import { Router } from 'express';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import { lastStartFailure } from '../domain/start-failure';
 import type { AppStore, StoredApp } from '../store/app-store';
 import type { InstanceStore } from '../store/instance-store';

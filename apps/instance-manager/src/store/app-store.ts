@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { canonicalJson, templateHash } from '../domain/template-hash';
 import { JsonTextSchema } from './json-text';
 import { storeKeys } from './keys';
-import { redisScript } from './redis-script';
+import { luaScript } from '@sandbox/queue';
 import { recordRefusal, refusalsOf } from './registration-refusals';
 
 /** An app as stored: its parsed spec (defaults applied) and bookkeeping. */
@@ -33,7 +33,7 @@ const StoredAppSchema = z.object({
 });
 
 /** KEYS: app, apps. ARGV: name, spec, digest, template hash, now → created | updated | unchanged. */
-const putScript = redisScript(`
+const PUT_LUA = `
 local digest = redis.call('HGET', KEYS[1], 'specDigest')
 local status = redis.call('HGET', KEYS[1], 'status')
 if digest == ARGV[3] and status == 'active' then return 'unchanged' end
@@ -42,21 +42,24 @@ redis.call('HSET', KEYS[1], 'name', ARGV[1], 'spec', ARGV[2], 'specDigest', ARGV
 redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[5])
 redis.call('SADD', KEYS[2], ARGV[1])
 if not digest then return 'created' end
-return 'updated'`);
+return 'updated'`;
+const putScript = luaScript<'created' | 'updated' | 'unchanged'>('sandboxImPutApp', 2, PUT_LUA);
 
 /** KEYS: app. ARGV: now → 1 if the app exists. */
-const deleteScript = redisScript(`
+const DELETE_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'deleting', 'updatedAt', ARGV[1])
-return 1`);
+return 1`;
+const deleteScript = luaScript<number>('sandboxImMarkAppDeleting', 1, DELETE_LUA);
 
 /** KEYS: app, apps, app live set. ARGV: name → 1 if a deleting app with no instances was removed. */
-const removeScript = redisScript(`
+const REMOVE_LUA = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'deleting' then return 0 end
 if redis.call('SCARD', KEYS[3]) > 0 then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
-return 1`);
+return 1`;
+const removeScript = luaScript<number>('sandboxImRemoveApp', 3, REMOVE_LUA);
 
 function digestOf(spec: AppSpec): string {
   return createHash('sha256').update(canonicalJson(spec)).digest('hex').slice(0, 16);
@@ -82,12 +85,11 @@ export function createAppStore(deps: { redis: Redis; prefix: string }) {
       return found.filter((app): app is StoredApp => app !== undefined);
     },
     async put(name: string, spec: AppSpec, now: number): Promise<'created' | 'updated' | 'unchanged'> {
-      const reply = await putScript.run(
+      return putScript.run(
         redis,
         [keys.app(name), keys.apps],
         [name, canonicalJson(spec), digestOf(spec), templateHash(spec), now],
       );
-      return reply as 'created' | 'updated' | 'unchanged';
     },
     /** Marks the app deleting; false if it does not exist. */
     async markDeleting(name: string, now: number): Promise<boolean> {

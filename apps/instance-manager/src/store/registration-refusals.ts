@@ -1,6 +1,6 @@
 import { RegistrationRefusalSchema, type RegistrationRefusal } from '@sandbox/protocol';
 import type { Redis } from 'ioredis';
-import { redisScript } from './redis-script';
+import { luaScript } from '@sandbox/queue';
 
 /** Refusals kept per app: enough to show every failing instance of a small app, bounded for a large one. */
 export const MAX_REFUSALS = 16;
@@ -9,10 +9,11 @@ export const MAX_REFUSALS = 16;
 const FIELD = 'refusal:';
 
 /** KEYS: app. ARGV: field, JSON → 1 if the app exists (a refusal never revives a removed app). */
-const recordScript = redisScript(`
+const RECORD_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1`);
+return 1`;
+const recordScript = luaScript<number>('sandboxImRecordRefusal', 1, RECORD_LUA);
 
 /** The refusals among an app hash's fields, newest first, at most {@link MAX_REFUSALS}. */
 export function refusalsOf(hash: Record<string, string>): RegistrationRefusal[] {

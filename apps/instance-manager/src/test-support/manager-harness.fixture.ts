@@ -7,7 +7,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import request from 'supertest';
-import { systemClock } from '../clock';
+import { systemClock } from '@sandbox/service-kit';
 import type { RuntimeDriver } from '../drivers/runtime-driver';
 import type { InstanceManager, ManagerSettings } from '../manager';
 import { createInstanceManager } from '../manager';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { clockTicketWindows, fixedTicketWindows } from './ticket-window';
+import { roundTicketWindows, fixedTicketWindows } from './ticket-window';
 
-describe('clockTicketWindows', () => {
-  const windows = clockTicketWindows({ blockMs: 10, roundBlocks: 100, genesisMs: 5_000, validityRounds: 2 });
+describe('roundTicketWindows', () => {
+  const windows = roundTicketWindows({ blockMs: 10, roundBlocks: 100, genesisMs: 5_000, validityRounds: 2 });
 
   it('opens a window at the creation round and closes it validityRounds later', () => {
     expect(windows.windowOf(3n, 0)).toEqual({ startMs: 8_000, deadlineMs: 10_000 });

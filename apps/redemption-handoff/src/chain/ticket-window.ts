@@ -18,8 +18,8 @@ export interface TicketWindows {
   isExpired(creationRound: bigint, nowMs: number): boolean;
 }
 
-/** Options of {@link clockTicketWindows}. */
-export interface ClockChainOptions {
+/** Options of {@link roundTicketWindows}. */
+export interface ChainRoundOptions {
   blockMs: number;
   roundBlocks: number;
   genesisMs: number;
@@ -31,7 +31,7 @@ export interface ClockChainOptions {
  * A round view derived from the clock, as node-sim's simulated chain: block = (now - genesis) / blockMs,
  * round = block / roundBlocks. A ticket of round r is redeemable until round r + validityRounds begins.
  */
-export function clockTicketWindows(options: ClockChainOptions): TicketWindows {
+export function roundTicketWindows(options: ChainRoundOptions): TicketWindows {
   const roundMs = BigInt(options.blockMs) * BigInt(options.roundBlocks);
   const genesis = BigInt(options.genesisMs);
   const validity = BigInt(options.validityRounds);
@@ -64,7 +64,7 @@ export function fixedTicketWindows(validityMs: number): TicketWindows {
 export function ticketWindowsFor(config: HandoffConfig): TicketWindows {
   if (config.CHAIN_VIEW === 'none' || config.CHAIN_GENESIS_MS === undefined)
     return fixedTicketWindows(config.FALLBACK_VALIDITY_MS);
-  return clockTicketWindows({
+  return roundTicketWindows({
     blockMs: config.CHAIN_BLOCK_MS,
     roundBlocks: config.CHAIN_ROUND_BLOCKS,
     genesisMs: config.CHAIN_GENESIS_MS,

@@ -1,3 +1,5 @@
+import { backoffDelay } from '@sandbox/service-kit';
+
 /** Options of {@link retryDelay}. */
 export interface RetryDelayInput {
   /** Attempts made so far (1 after the first failure). */
@@ -19,10 +21,9 @@ export interface RetryDelayInput {
  * the ticket as expired undelivered.
  */
 export function retryDelay(input: RetryDelayInput): number {
-  const random = input.random ?? Math.random;
-  const exponent = Math.min(Math.max(input.attempts - 1, 0), 40);
-  const ceiling = Math.min(input.capMs, input.baseMs * 2 ** exponent);
-  const jittered = Math.max(ceiling / 2 + random() * (ceiling / 2), input.minimumMs ?? 0);
+  const options = { initialMs: input.baseMs, maxMs: input.capMs };
+  const backoff = backoffDelay(input.attempts, input.random ? { ...options, random: input.random } : options);
+  const jittered = Math.max(backoff, input.minimumMs ?? 0);
   const untilDeadline = Math.max(input.deadlineAt - input.now, 0);
   return Math.max(1, Math.floor(Math.min(jittered, untilDeadline)));
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { computeTicketHash, createSignatureVerifier, hexToBytes, signEthMessage } from '@sandbox/tickets';
-import { fixedTicketWindows, clockTicketWindows } from '../chain/ticket-window';
+import { fixedTicketWindows, roundTicketWindows } from '../chain/ticket-window';
 import { makeTickets, RECIPIENT } from '../__fixtures__/tickets';
 import { createTicketScreen } from './ticket-screen';
 
 const make = makeTickets(7);
-const windows = clockTicketWindows({ blockMs: 1_000, roundBlocks: 10, genesisMs: 0, validityRounds: 2 });
+const windows = roundTicketWindows({ blockMs: 1_000, roundBlocks: 10, genesisMs: 0, validityRounds: 2 });
 const screen = createTicketScreen({ verifier: createSignatureVerifier(), windows, recipient: RECIPIENT });
 // Round 100 spans [1_000_000, 1_010_000): a round-100 ticket is valid until 1_020_000.
 const NOW = 1_005_000;

@@ -1,6 +1,7 @@
 import { UNDELIVERED_TICKET_STATES, type DeliverTicket, type DeliveryErrorKind } from '@sandbox/protocol';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import { backoffDelay } from '@sandbox/service-kit';
 import { retryDelay } from '../delivery/backoff';
 import type { RedeemerClient } from '../delivery/redeemer-client';
 import { RecordField } from '../store/ticket-record';
@@ -107,6 +108,6 @@ export function deliveryBackoffStrategy(capMs: number) {
   return (attemptsMade: number, _type?: string, error?: Error): number => {
     if (error instanceof RetryDeliveryError) return error.delayMs;
     // Redis hiccups and the like: retry soon, but not in a tight loop.
-    return Math.min(capMs, 1_000 * 2 ** Math.min(Math.max(attemptsMade - 1, 0), 20));
+    return backoffDelay(attemptsMade, { initialMs: 1_000, maxMs: capMs, jitter: 'none' });
   };
 }

@@ -1,4 +1,5 @@
 import type { RedemptionOutcome } from '@sandbox/protocol';
+import { systemClock } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
 import type { RedeemerClient } from '../delivery/redeemer-client';
 import { RecordField, type TransitionFieldsOf } from '../store/ticket-record';
@@ -12,7 +13,7 @@ export interface OutcomePollerDeps {
   readonly now: () => number;
   readonly pageSize: number;
   readonly intervalMs: number;
-  /** Waits `ms` unless aborted. @defaultValue a timer */
+  /** Waits `ms` unless aborted. @defaultValue `systemClock.sleep` */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly onApplied?: (outcome: RedemptionOutcome, applied: boolean) => void;
 }
@@ -25,15 +26,6 @@ export interface OutcomePoller {
   stop(): Promise<void>;
 }
 
-const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-
 /**
  * Creates the poller. Each outcome moves its ticket (from received, delivering or accepted: the answer
  * to a delivery may have been lost) to the terminal state; a ticket already terminal keeps its state
@@ -41,7 +33,7 @@ const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
  * re-reads the page and re-applying is a no-op.
  */
 export function createOutcomePoller(deps: OutcomePollerDeps): OutcomePoller {
-  const sleep = deps.sleep ?? defaultSleep;
+  const sleep = deps.sleep ?? systemClock.sleep;
   const abort = new AbortController();
   let loop: Promise<void> | undefined;
 

@@ -1,5 +1,6 @@
 import { UNDELIVERED_TICKET_STATES, type TicketState, type WinningTicket } from '@sandbox/protocol';
-import type { ChainableCommander, Redis } from 'ioredis';
+import { defineLuaScripts, luaScript } from '@sandbox/queue';
+import type { Redis } from 'ioredis';
 import { ticketKeys, type TicketKeys } from './keys';
 import {
   ANNOTATE_TICKET_LUA,
@@ -29,12 +30,10 @@ export interface TransitionResult {
 /** Extra record fields a transition sets (values already encoded). */
 export type TransitionFields = TransitionFieldsOf;
 
-type Scripted = {
-  sandboxRhCreate(...args: (string | number)[]): Promise<string>;
-  sandboxRhTransition(...args: (string | number)[]): Promise<[string, string]>;
-  sandboxRhDeleteTerminal(...args: (string | number)[]): Promise<number>;
-  sandboxRhAnnotate(...args: (string | number)[]): Promise<number>;
-};
+const createScript = luaScript<string>('sandboxRhCreate', 6, CREATE_TICKET_LUA);
+const transitionScript = luaScript<[string, string]>('sandboxRhTransition', 1, TRANSITION_TICKET_LUA);
+const deleteTerminalScript = luaScript<number>('sandboxRhDeleteTerminal', 1, DELETE_TERMINAL_LUA);
+const annotateScript = luaScript<number>('sandboxRhAnnotate', 1, ANNOTATE_TICKET_LUA);
 
 /** The states a delivery or an outcome may still change. */
 export const OPEN_STATES: readonly TicketState[] = [...UNDELIVERED_TICKET_STATES, 'accepted'];
@@ -75,19 +74,18 @@ export interface TicketStore {
 /** Creates the store over one connection (its commands, its durability). */
 export function createTicketStore(redis: Redis, prefix: string): TicketStore {
   const keys = ticketKeys(prefix);
-  redis.defineCommand('sandboxRhCreate', { numberOfKeys: 6, lua: CREATE_TICKET_LUA });
-  redis.defineCommand('sandboxRhTransition', { numberOfKeys: 1, lua: TRANSITION_TICKET_LUA });
-  redis.defineCommand('sandboxRhDeleteTerminal', { numberOfKeys: 1, lua: DELETE_TERMINAL_LUA });
-  redis.defineCommand('sandboxRhAnnotate', { numberOfKeys: 1, lua: ANNOTATE_TICKET_LUA });
-  const scripted = redis as unknown as Scripted;
+  // Defined up front: pipelines only get the commands of their connection at the time they are made.
+  defineLuaScripts(redis, [createScript, transitionScript, deleteTerminalScript, annotateScript]);
 
-  const createArgs = ({ ticket, receivedAt, windowStart, deadlineAt }: NewTicket): (string | number)[] => [
+  const createKeys = ({ ticket }: NewTicket): string[] => [
     keys.record(ticket.ticketHash),
     keys.state('received'),
     keys.all,
     keys.due,
     keys.payer(ticket.sender),
     keys.payers,
+  ];
+  const createArgs = ({ ticket, receivedAt, windowStart, deadlineAt }: NewTicket): (string | number)[] => [
     ticket.ticketHash,
     JSON.stringify(ticket),
     ticket.sender,
@@ -104,7 +102,6 @@ export function createTicketStore(redis: Redis, prefix: string): TicketStore {
     now: number,
     fields: TransitionFields = {},
   ): (string | number)[] => [
-    keys.record(hash),
     prefix,
     hash,
     target,
@@ -122,8 +119,8 @@ export function createTicketStore(redis: Redis, prefix: string): TicketStore {
     redis,
     async createMany(tickets) {
       if (tickets.length === 0) return [];
-      const pipeline = redis.pipeline() as ChainableCommander & Scripted;
-      for (const ticket of tickets) void pipeline.sandboxRhCreate(...createArgs(ticket));
+      const pipeline = redis.pipeline();
+      for (const ticket of tickets) createScript.queue(pipeline, createKeys(ticket), createArgs(ticket));
       const replies = (await pipeline.exec()) ?? [];
       return replies.map(([error, reply]) => {
         if (error) throw error;
@@ -134,15 +131,15 @@ export function createTicketStore(redis: Redis, prefix: string): TicketStore {
       return parseRecord(await redis.hgetall(keys.record(hash)));
     },
     async transition(hash, target, from, now, fields) {
-      return toResult(await scripted.sandboxRhTransition(...transitionArgs(hash, target, from, now, fields)));
+      const args = transitionArgs(hash, target, from, now, fields);
+      return toResult(await transitionScript.run(redis, [keys.record(hash)], args));
     },
     async transitionMany(moves, now) {
       if (moves.length === 0) return [];
-      const pipeline = redis.pipeline() as ChainableCommander & Scripted;
+      const pipeline = redis.pipeline();
       for (const move of moves) {
-        void pipeline.sandboxRhTransition(
-          ...transitionArgs(move.hash, move.target, move.from, now, move.fields),
-        );
+        const args = transitionArgs(move.hash, move.target, move.from, now, move.fields);
+        transitionScript.queue(pipeline, [keys.record(move.hash)], args);
       }
       return ((await pipeline.exec()) ?? []).map(([error, reply]) => {
         if (error) throw error;
@@ -152,7 +149,7 @@ export function createTicketStore(redis: Redis, prefix: string): TicketStore {
     async annotate(hash, fields) {
       const pairs = Object.entries(fields).flatMap(([field, value]) => [field, value ?? '']);
       // Only on an existing record: HSET alone would create a shell record without a ticket.
-      if (pairs.length > 0) await scripted.sandboxRhAnnotate(keys.record(hash), ...pairs);
+      if (pairs.length > 0) await annotateScript.run(redis, [keys.record(hash)], pairs);
     },
     async readOutcomeCursor() {
       const value = await redis.get(keys.outcomeCursor);
@@ -165,7 +162,7 @@ export function createTicketStore(redis: Redis, prefix: string): TicketStore {
       const hashes = await redis.zrangebyscore(keys.terminal, '-inf', before, 'LIMIT', 0, limit);
       let deleted = 0;
       for (const hash of hashes) {
-        deleted += await scripted.sandboxRhDeleteTerminal(keys.record(hash), prefix, hash);
+        deleted += await deleteTerminalScript.run(redis, [keys.record(hash)], [prefix, hash]);
       }
       return deleted;
     },

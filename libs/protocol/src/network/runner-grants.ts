@@ -1,16 +1,7 @@
+import { formatIpv4, ipv4NetworkSize, networkOf } from './ipv4';
+
 /** Most runners Node registers in all; more grants than this many addresses are never useful. */
 export const MAX_GRANTED_ADDRESSES = 256;
-
-function parseIpv4(text: string): number {
-  const parts = text.split('.').map(Number);
-  if (parts.length !== 4 || parts.some((part) => !Number.isInteger(part) || part < 0 || part > 255)) {
-    throw new RangeError('not an IPv4 address');
-  }
-  return parts.reduce((value, part) => value * 256 + part, 0);
-}
-
-const formatIpv4 = (value: number) =>
-  [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
 
 /**
  * The addresses instances can get in an IPv4 range: with `slots30` (the local driver), the instance
@@ -21,8 +12,8 @@ export function instanceAddresses(cidr: string, slots30: boolean): string[] {
   const prefix = Number(bits);
   if (!Number.isInteger(prefix) || prefix < 16 || prefix > 30)
     throw new RangeError('prefix must be /16 to /30');
-  const size = 2 ** (32 - prefix);
-  const base = Math.floor(parseIpv4(address) / size) * size;
+  const size = ipv4NetworkSize(prefix);
+  const base = networkOf(address, prefix).network;
   const found: string[] = [];
   const step = slots30 ? 4 : 1;
   for (

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 
 /** Options of {@link measureRequestsPerSecond}. */
 export interface LoadOptions {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { manualSchedule, memoryDestination } from '../__fixtures__/test-doubles';
+import { ManualClock } from '@sandbox/testing';
+import { memoryDestination } from '../__fixtures__/test-doubles';
 import { createLogger } from '../logging/logger';
 import { createHealth } from './health';
 
@@ -17,7 +18,7 @@ describe('createHealth', () => {
   });
 
   it('fails a check that returns false, throws or outlives its timeout, and aborts the timed-out one', async () => {
-    const timers = manualSchedule();
+    const timers = new ManualClock(0);
     const out = memoryDestination();
     const health = createHealth({
       schedule: timers.schedule,
@@ -38,7 +39,7 @@ describe('createHealth', () => {
     const pending = health.readiness();
     await new Promise((resolve) => setImmediate(resolve));
     expect(timers.pendingDelays()).toContain(50);
-    timers.fireAll();
+    timers.advance(50);
     const { httpStatus, report } = await pending;
     expect(httpStatus).toBe(503);
     expect(report.checks).toEqual([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { manualSchedule, memoryDestination } from '../__fixtures__/test-doubles';
+import { ManualClock } from '@sandbox/testing';
+import { memoryDestination } from '../__fixtures__/test-doubles';
 import { createHealth } from '../health/health';
 import { createLogger } from '../logging/logger';
 import { createShutdown, SHUTDOWN_PHASES } from './shutdown';
@@ -7,7 +8,7 @@ import { createShutdown, SHUTDOWN_PHASES } from './shutdown';
 function setup(timeoutMs = 1000) {
   const out = memoryDestination();
   const exits: number[] = [];
-  const timers = manualSchedule();
+  const timers = new ManualClock(0);
   const health = createHealth();
   health.markReady();
   const shutdown = createShutdown({
@@ -100,7 +101,7 @@ describe('createShutdown', () => {
     hung.shutdown.register('workers', 'stuck', () => new Promise(() => undefined));
     void hung.shutdown.run('SIGTERM');
     expect(hung.timers.pendingDelays()).toEqual([250]);
-    hung.timers.fireAll();
+    hung.timers.advance(250);
     expect(hung.exits).toEqual([1]);
     expect(hung.out.records()).toContainEqual(
       expect.objectContaining({ level: 'fatal', msg: 'shutdown timed out' }),

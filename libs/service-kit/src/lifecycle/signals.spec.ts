@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { EventEmitter } from 'node:events';
-import { manualSchedule, memoryDestination } from '../__fixtures__/test-doubles';
+import { ManualClock } from '@sandbox/testing';
+import { memoryDestination } from '../__fixtures__/test-doubles';
 import { createLogger } from '../logging/logger';
 import { createShutdown } from './shutdown';
 import { installSignalHandlers } from './signals';
@@ -13,7 +14,7 @@ function setup() {
     logger,
     timeoutMs: 1000,
     exit: (code) => exits.push(code),
-    schedule: manualSchedule().schedule,
+    schedule: new ManualClock(0).schedule,
   });
   const source = new EventEmitter();
   const uninstall = installSignalHandlers(source, { shutdown, logger });

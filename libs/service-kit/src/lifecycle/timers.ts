@@ -1,5 +1,10 @@
+/** A pending timer; `cancel` is a no-op once it has fired. */
+export interface TimerHandle {
+  cancel(): void;
+}
+
 /** A cancellable one-shot timer; injected so tests trigger timeouts without sleeping. */
-export type Schedule = (callback: () => void, ms: number) => { cancel(): void };
+export type Schedule = (callback: () => void, ms: number) => TimerHandle;
 
 /** {@link Schedule} on the real clock (`setTimeout`), keeping the process alive while pending. */
 export const realSchedule: Schedule = (callback, ms) => {

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_TICKETS_PER_BATCH, WinningTicketIntakeResponseSchema } from '@sandbox/protocol';
+import { backoffDelay, systemClock } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
 import type { FileOutbox, PendingWinner } from './file-outbox';
 
@@ -14,7 +14,7 @@ export interface OutboxSenderOptions {
   readonly initialBackoffMs?: number;
   /** @defaultValue 30000 */
   readonly maxBackoffMs?: number;
-  /** Injected for tests. @defaultValue timers/promises setTimeout */
+  /** Injected for tests. @defaultValue `systemClock.sleep` */
   readonly delay?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
@@ -46,16 +46,19 @@ export class OutboxSender {
   }
 
   private async run(): Promise<void> {
-    const delay =
-      this.options.delay ?? ((ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined));
-    let backoff = this.options.initialBackoffMs ?? 250;
+    const delay = this.options.delay ?? systemClock.sleep;
+    const backoff = {
+      initialMs: this.options.initialBackoffMs ?? 250,
+      maxMs: this.options.maxBackoffMs ?? 30_000,
+    };
+    let failures = 0;
     while (!this.#abort.signal.aborted) {
       const attempt = await this.attempt().catch((error: unknown): Attempt => {
         this.options.logger.warn({ err: error }, 'winning ticket hand-off failed');
         return 'failed';
       });
       if (attempt === 'delivered') {
-        backoff = this.options.initialBackoffMs ?? 250;
+        failures = 0;
         continue;
       }
       if (attempt === 'empty') {
@@ -70,8 +73,8 @@ export class OutboxSender {
         });
         continue;
       }
-      await delay(backoff, this.#abort.signal);
-      backoff = Math.min(backoff * 2, this.options.maxBackoffMs ?? 30_000);
+      failures += 1;
+      await delay(backoffDelay(failures, { ...backoff, jitter: 'none' }), this.#abort.signal);
     }
   }
 

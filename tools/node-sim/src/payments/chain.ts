@@ -1,5 +1,5 @@
 import { bytesToHex, keccak256, uint256Bytes } from '@sandbox/tickets';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 
 /** Blocks every 12 s and rounds of 5760 blocks, derived from the clock (there is no chain here). */
 const BLOCK_MS = 12_000;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentChallenge, WinningTicket } from '@sandbox/protocol';
 import { bytesToHex, computeRecipientRandHash } from '@sandbox/tickets';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { Rational } from '../go/rational';
 import { compare, multiply, reduce, subtract } from '../go/rational';
 import type { SimulatedChain } from './chain';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isRouteId, NodeErrorMessage, NodeHeader, NodeLimits } from '@sandbox/protocol';
-import type { CancelTimer } from '../clock';
+import type { TimerHandle } from '@sandbox/service-kit';
 import { decodeString, forEachField, GoJsonError, parseJsonKeepingNumbers } from '../go/go-json';
 import { readBody } from '../http/body';
 import { fail, writeJson } from '../http/respond';
@@ -25,7 +25,7 @@ const isAddress = (text: string): boolean => /^(0x)?[0-9a-fA-F]{40}$/u.test(text
 
 /** Node's paid HTTP flow (payment.go): 402 challenges, ticket receipt, activation, top-ups, metering. */
 export class NodePaymentGate implements PaymentGate {
-  #meter: CancelTimer | undefined;
+  #meter: TimerHandle | undefined;
 
   constructor(
     private readonly ctx: Base,
@@ -47,7 +47,7 @@ export class NodePaymentGate implements PaymentGate {
   }
 
   stop(): void {
-    this.#meter?.();
+    this.#meter?.cancel();
   }
 
   /** Every second: debit active paid sessions, releasing those whose balance ran dry. */

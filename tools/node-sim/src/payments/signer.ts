@@ -7,7 +7,7 @@ import {
   recoverEthSigner,
   signEthMessage,
 } from '@sandbox/tickets';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { Rational } from '../go/rational';
 import { add, compare, multiply, reduce, subtract } from '../go/rational';
 import type { SimulatedChain } from './chain';

@@ -2,6 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { BlockList, isIP } from 'node:net';
+import { ipv4RangeMatcher } from '@sandbox/protocol';
 
 // Node's own list (destination/policy.go), mirrored on purpose: the simulator follows Node, not our
 // egress policy (libs/protocol NON_PUBLIC_IPV4_RANGES), even where the two agree today.
@@ -33,23 +34,25 @@ const DENIED_V6 = [
   '2002::/16',
 ];
 
-function blockList(ranges: string[], family: 'ipv4' | 'ipv6'): BlockList {
+// IPv6 ranges go through the standard library's BlockList (the project's own helper is IPv4 only).
+function ipv6BlockList(ranges: string[]): BlockList {
   const list = new BlockList();
   for (const range of ranges) {
     const [network = '', prefix = '0'] = range.split('/');
-    list.addSubnet(network, Number(prefix), family);
+    list.addSubnet(network, Number(prefix), 'ipv6');
   }
   return list;
 }
 
-const deniedV4 = blockList(DENIED_V4, 'ipv4');
-const deniedV6 = blockList(DENIED_V6, 'ipv6');
-const globalV6 = blockList(['2000::/3'], 'ipv6');
+const deniedV4 = ipv4RangeMatcher(DENIED_V4);
+const deniedV6 = ipv6BlockList(DENIED_V6);
+const globalV6 = ipv6BlockList(['2000::/3']);
 
 /** Node's `destination.Public`: a public unicast address (IPv4-mapped IPv6 judged as IPv4). */
 export function isPublicAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/iu.exec(address)?.[1];
-  if (mapped !== undefined || isIP(address) === 4) return !deniedV4.check(mapped ?? address, 'ipv4');
+  const v4 = mapped ?? address;
+  if (mapped !== undefined || isIP(address) === 4) return isIP(v4) === 4 && !deniedV4(v4);
   if (isIP(address) !== 6) return false;
   return globalV6.check(address, 'ipv6') && !deniedV6.check(address, 'ipv6');
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { idGenerator, type IdKind } from './id-scheme';
-import type { Clock } from '../clock';
+import type { Clock } from '@sandbox/service-kit';
 import type { Rational } from '../go/rational';
 import type { GpuFields, PriceQuoteFields } from './heartbeat-fields';
 import type { AdvertisedPriceValue } from './price';

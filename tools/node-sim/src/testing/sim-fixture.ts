@@ -2,7 +2,7 @@ import { createMemoryLogger } from '@sandbox/testing';
 import type { MemoryLogger } from '@sandbox/testing';
 import type { NodeSimDeps, NodeSimOptions, RunningNodeSim } from '../node-sim';
 import { startNodeSim } from '../node-sim';
-import { ManualClock } from './manual-clock';
+import { ManualClock } from '@sandbox/testing';
 
 export const BOOTSTRAP_SECRET = 'test-bootstrap-secret';
 

@@ -11,7 +11,7 @@ export interface SimChainOptions {
 const OFFSET_KEY = 'block-offset';
 
 /**
- * The simulated chain's clock: blocks derived from the time as node-sim does, plus an offset an
+ * The simulated chain's round schedule: blocks derived from the time as node-sim does, plus an offset an
  * operator (or a test) can advance; the offset is stored, so a restart keeps the chain where it was.
  */
 export class SimChain {

@@ -11,6 +11,7 @@ import { checkWinningTicket, type SignatureVerifier } from '@sandbox/tickets';
 import { Router, type RequestHandler } from 'express';
 import type { FaultState } from '../faults';
 import type { SimStore } from '../store/sim-store';
+import { createSubmitBatcher } from '../store/submit-batcher';
 
 /** Dependencies of {@link redeemerRouter}. */
 export interface RedeemerRouterDeps {
@@ -38,15 +39,16 @@ function faultGate(faults: FaultState): RequestHandler {
 
 /**
  * The redemption service API of the contract in `@sandbox/protocol`: `POST /v1/tickets` (stored
- * durably before the answer; 201 accepted, 200 duplicate, 409 conflict, 422 rejected) and
+ * durably before the answer, concurrent deliveries in one commit; 201 accepted, 200 duplicate, 409 conflict, 422 rejected) and
  * `GET /v1/outcomes`. Injected faults: latency, outages, failures before storing, and lost
  * acknowledgements (stored, then 503).
  */
 export function redeemerRouter(deps: RedeemerRouterDeps): Router {
   const router = Router();
   const { faults } = deps;
+  const submit = createSubmitBatcher(deps.store);
   router.use('/v1', bearerAuth(deps.token), faultGate(faults));
-  router.post('/v1/tickets', (req, res) => {
+  router.post('/v1/tickets', async (req, res) => {
     const { ticket } = validate(RedemptionSubmissionSchema, req.body, 'body');
     if (req.get(IDEMPOTENCY_KEY_HEADER) !== ticket.ticketHash) {
       throw new InputError(`${IDEMPOTENCY_KEY_HEADER} must be the ticket hash`);
@@ -61,7 +63,7 @@ export function redeemerRouter(deps: RedeemerRouterDeps): Router {
     }
     const check = checkWinningTicket(ticket, deps.verifier);
     if (!check.ok) return reject(check.reason, check.message);
-    const stored = deps.store.submit(ticket, deps.now());
+    const stored = await submit(ticket, deps.now());
     if (stored === 'conflict') throw new ConflictError('this ticket hash is known with other contents');
     if (faults.random() < faults.current.lostAckRate)
       throw new UnavailableError('simulated lost acknowledgement');

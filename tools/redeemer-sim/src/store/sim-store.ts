@@ -14,6 +14,9 @@ export interface SimTicket {
   readonly outcome: RedemptionOutcomeKind | undefined;
 }
 
+/** What storing a delivery did. */
+export type SubmitResult = 'accepted' | 'duplicate' | 'conflict';
+
 /** A sender's funds on the simulated TicketBroker. */
 export interface SenderFunds {
   readonly deposit: bigint;
@@ -67,24 +70,33 @@ export class SimStore {
   }
 
   /** Stores a delivery: `accepted` when new, `duplicate` when the same ticket is known, else `conflict`. */
-  submit(ticket: WinningTicket, now: number): 'accepted' | 'duplicate' | 'conflict' {
+  submit(ticket: WinningTicket, now: number): SubmitResult {
+    return this.submitMany([{ ticket, now }])[0] as SubmitResult;
+  }
+
+  /**
+   * Stores several deliveries in one transaction (one fsync), each judged as {@link SimStore.submit}
+   * would in order, so a ticket twice in one batch is `accepted` then `duplicate`.
+   */
+  submitMany(deliveries: readonly { ticket: WinningTicket; now: number }[]): SubmitResult[] {
+    return this.#transaction(() => deliveries.map(({ ticket, now }) => this.#submitOne(ticket, now)));
+  }
+
+  #submitOne(ticket: WinningTicket, now: number): SubmitResult {
     const text = JSON.stringify(ticket);
-    return this.#transaction(() => {
-      const existing = this.#db
-        .prepare('SELECT ticket FROM tickets WHERE hash = ?')
-        .get(ticket.ticketHash) as Row | undefined;
-      if (existing) {
-        if (existing.ticket !== text) return 'conflict';
-        this.#db
-          .prepare('UPDATE tickets SET deliveries = deliveries + 1 WHERE hash = ?')
-          .run(ticket.ticketHash);
-        return 'duplicate';
-      }
+    const existing = this.#db.prepare('SELECT ticket FROM tickets WHERE hash = ?').get(ticket.ticketHash) as
+      Row | undefined;
+    if (existing) {
+      if (existing.ticket !== text) return 'conflict';
       this.#db
-        .prepare('INSERT INTO tickets (hash, ticket, received_at) VALUES (?, ?, ?)')
-        .run(ticket.ticketHash, text, now);
-      return 'accepted';
-    });
+        .prepare('UPDATE tickets SET deliveries = deliveries + 1 WHERE hash = ?')
+        .run(ticket.ticketHash);
+      return 'duplicate';
+    }
+    this.#db
+      .prepare('INSERT INTO tickets (hash, ticket, received_at) VALUES (?, ?, ?)')
+      .run(ticket.ticketHash, text, now);
+    return 'accepted';
   }
 
   ticket(hash: string): SimTicket | undefined {

@@ -1,16 +1,18 @@
 // Benchmark of redemption-handoff against real processes (Redis with AOF fsync always, the handoff,
 // redeemer-sim): durable intake throughput, intake acknowledgement latency at 50 tickets/s, and
 // delivery throughput to the simulator. Run: node --import tsx tools/redeemer-sim/src/system/handoff.bench.ts
+import { readFileSync } from 'node:fs';
 import type { WinningTicket } from '@sandbox/protocol';
+import { percentile, printFigure } from '@sandbox/testing';
 import { Redis } from 'ioredis';
 import { startHandoffStack, type HandoffStack } from './handoff-stack';
 import { ticketFactory } from './ticket-factory';
 
-const INTAKE_TICKETS = 3_000;
+const INTAKE_TICKETS = 6_000;
 const INTAKE_CONCURRENCY = 4;
-const PACED_SECONDS = 6;
-const DELIVERY_WINDOW_MS = 8_000;
+const PACED_SECONDS = 8;
 const PACED_RATE = 50;
+const DELIVERY_DEADLINE_MS = 30_000;
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,6 +25,48 @@ async function postBatch(stack: HandoffStack, tickets: readonly WinningTicket[])
   const body = (await response.json()) as { results?: { status: string }[] };
   if (response.status !== 200 || body.results?.some((result) => result.status !== 'accepted')) {
     throw new Error(`intake answered ${response.status}`);
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds Redis has used so far (`INFO cpu`). */
+async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const read = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? Number.NaN);
+  return read('used_cpu_sys') + read('used_cpu_user');
+}
+
+type CpuUser = 'handoff' | 'redeemer' | 'redis';
+
+/** CPU seconds used so far by the handoff, the redeemer simulator and Redis. */
+async function cpuSnapshot(stack: HandoffStack, redis: Redis): Promise<Record<CpuUser, number>> {
+  return {
+    handoff: processCpuSeconds(stack.handoff().handle.pid),
+    redeemer: processCpuSeconds(stack.redeemer().handle.pid),
+    redis: await redisCpuSeconds(redis),
+  };
+}
+
+/**
+ * CPU each process spends per ticket between two snapshots: on a shared machine the rates depend on
+ * what else runs, the CPU per ticket much less (1e6 / µs per ticket = tickets/s one core can take).
+ */
+function printCpuPerTicket(
+  phase: string,
+  before: Record<CpuUser, number>,
+  after: Record<CpuUser, number>,
+  tickets: number,
+): void {
+  for (const user of ['handoff', 'redeemer', 'redis'] as const) {
+    const perTicket = ((after[user] - before[user]) * 1e6) / tickets;
+    printFigure(`handoff_${phase}_${user}_cpu_per_ticket_us`, perTicket, tickets);
   }
 }
 
@@ -68,8 +112,30 @@ async function undelivered(redis: Redis): Promise<number> {
   return received + delivering;
 }
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+/**
+ * Restarts the handoff without the hold-back and times, from the moment it is ready, how long it takes
+ * to hand the backlog to the simulator (polled every 50 ms; startup is not counted).
+ */
+async function deliveryRate(stack: HandoffStack): Promise<{ perSecond: number; delivered: number }> {
+  await stack.handoff().stop();
+  const redis = new Redis(stack.redis.url);
+  try {
+    const backlog = await undelivered(redis);
+    await stack.startHandoff({ DELIVERY_RATE_MAX: '100000', DELIVERY_RATE_WINDOW_MS: '1000' });
+    const cpuBefore = await cpuSnapshot(stack, redis);
+    const started = performance.now();
+    let left = await undelivered(redis);
+    while (left > 0 && performance.now() - started < DELIVERY_DEADLINE_MS) {
+      await pause(50);
+      left = await undelivered(redis);
+    }
+    const delivered = backlog - left;
+    printCpuPerTicket('delivery', cpuBefore, await cpuSnapshot(stack, redis), delivered);
+    return { perSecond: delivered / ((performance.now() - started) / 1_000), delivered };
+  } finally {
+    await redis.quit();
+  }
+}
 
 // Deliveries are held back (one per minute) while intake is measured, so the figures are intake's own.
 const stack = await startHandoffStack({
@@ -86,23 +152,18 @@ try {
     Array.from({ length: 100 }, () => make()),
   );
 
-  const throughput = await intakeThroughput(stack, bulk);
-  process.stdout.write(`handoff.intake.durable_throughput: ${throughput.toFixed(0)} tickets/s\n`);
-  const latencies = await pacedLatencies(stack, paced);
-  process.stdout.write(`handoff.intake.ack_p50_at_50_per_s: ${percentile(latencies, 50).toFixed(1)} ms\n`);
-  process.stdout.write(`handoff.intake.ack_p99_at_50_per_s: ${percentile(latencies, 99).toFixed(1)} ms\n`);
-
-  // Delivery: restart the handoff without the hold-back; count what it delivers in a fixed window.
-  await stack.handoff().stop();
   const redis = new Redis(stack.redis.url);
-  const backlog = await undelivered(redis);
-  const started = performance.now();
-  await stack.startHandoff({ DELIVERY_RATE_MAX: '5000', DELIVERY_RATE_WINDOW_MS: '1000' });
-  await pause(DELIVERY_WINDOW_MS);
-  const delivered = backlog - (await undelivered(redis));
+  const cpuBefore = await cpuSnapshot(stack, redis);
+  const throughput = await intakeThroughput(stack, bulk);
+  const cpuAfter = await cpuSnapshot(stack, redis);
   await redis.quit();
-  const seconds = (performance.now() - started) / 1_000;
-  process.stdout.write(`handoff.delivery.throughput_to_sim: ${(delivered / seconds).toFixed(0)} tickets/s\n`);
+  printFigure('handoff_intake_tickets_per_s', throughput, bulk.length);
+  printCpuPerTicket('intake', cpuBefore, cpuAfter, bulk.length);
+  const latencies = await pacedLatencies(stack, paced);
+  printFigure('handoff_ack_p50_ms', percentile(latencies, 50), latencies.length);
+  printFigure('handoff_ack_p99_ms', percentile(latencies, 99), latencies.length);
+  const delivery = await deliveryRate(stack);
+  printFigure('handoff_delivery_tickets_per_s', delivery.perSecond, delivery.delivered);
 } finally {
   await stack.stop();
 }

@@ -1,4 +1,4 @@
-import { backoffDelay } from '@sandbox/node-client';
+import { backoffDelay } from '@sandbox/service-kit';
 import type { BeatScheduler } from '../../scheduler/beat-scheduler';
 
 /** When a registration's next run should be, after a step. */

@@ -3,7 +3,7 @@ import { NodeRequestError } from '@sandbox/node-client';
 import type { AdapterDrainMode, RegistrationFailed, RunnerWithdrawn, SessionEvent } from '@sandbox/protocol';
 import { pino } from 'pino';
 import { BOOTSTRAP, FakeNode } from '../../__fixtures__/fake-node';
-import { createManualClock } from '../../__fixtures__/manual-clock';
+import { ManualClock } from '@sandbox/testing';
 import type { SessionEventsPublisher } from '../../events/session-events.publisher';
 import type { AdapterMetrics } from '../../metrics/adapter-metrics';
 import { createBeatScheduler } from '../../scheduler/beat-scheduler';
@@ -14,7 +14,7 @@ import { RunnerAgent } from './runner-agent';
 const INTERVAL = 5_000;
 
 function setup(options: { drain?: AdapterDrainMode; record?: Partial<RegistrationRecord> } = {}) {
-  const clock = createManualClock(0);
+  const clock = new ManualClock(0);
   const node = new FakeNode(clock.now);
   const logger = pino({ level: 'silent' });
   const events: Array<[string, SessionEvent | RunnerWithdrawn | RegistrationFailed]> = [];
@@ -78,8 +78,8 @@ describe('runner agent', () => {
   it("registers at once, then heartbeats on a steady phase of Node's interval, with a timeout below it", async () => {
     const { clock, agent, beats } = setup();
     agent.start(false);
-    await clock.advance(0);
-    await clock.advance(20_000);
+    await clock.advanceAndSettle(0);
+    await clock.advanceAndSettle(20_000);
     expect(beats().map((call) => call.at)).toEqual([0, 3_750, 8_750, 13_750, 18_750]);
     expect(beats()[0]?.credential).toBe(BOOTSTRAP);
     expect(
@@ -100,13 +100,13 @@ describe('runner agent', () => {
   it('retries 503s with backoff inside the interval and keeps the phase', async () => {
     const { clock, agent, node, beats } = setup();
     agent.start(false);
-    await clock.advance(3_750);
+    await clock.advanceAndSettle(3_750);
     let failures = 2;
     node.fail = (call) =>
       call.kind === 'heartbeat' && failures-- > 0
         ? new NodeRequestError('http', 'server busy', { status: 503 })
         : undefined;
-    await clock.advance(6_000);
+    await clock.advanceAndSettle(6_000);
     expect(beats().map((call) => call.at)).toEqual([0, 3_750, 8_750, 8_937.5, 9_312.5]);
     expect(agent.view().lastError).toMatchObject({
       kind: 'http',
@@ -114,20 +114,20 @@ describe('runner agent', () => {
       message: 'server busy',
       consecutive: 2,
     });
-    await clock.advance(4_000);
+    await clock.advanceAndSettle(4_000);
     expect(beats().at(-1)?.at).toBe(13_750);
   });
 
   it('registers again at once, with the same runner id, when Node no longer knows the credential', async () => {
     const { clock, agent, node, beats, events } = setup();
     agent.start(false);
-    await clock.advance(0);
+    await clock.advanceAndSettle(0);
     node.runners.get('inst')?.sessions.push('s1');
-    await clock.advance(3_750);
+    await clock.advanceAndSettle(3_750);
     expect(agent.tracker.ids()).toEqual(['s1']);
     const old = agent.record.node?.credential;
     node.restart();
-    await clock.advance(5_000);
+    await clock.advanceAndSettle(5_000);
     const [failed, again] = beats().slice(-2);
     expect([failed?.at, failed?.credential]).toEqual([8_750, old]);
     expect([again?.at, again?.credential, again?.runnerId]).toEqual([8_750, BOOTSTRAP, 'inst']);
@@ -148,12 +148,12 @@ describe('runner agent', () => {
     const { clock, agent, node, beats, reload } = setup();
     node.runners.set('inst', { credential: 'lost-credential-000000000000', sessions: [] });
     agent.start(false);
-    await clock.advance(10_000);
+    await clock.advanceAndSettle(10_000);
     expect(beats().map((call) => call.at)).toEqual([0, 4_500, 9_000]);
     expect(reload).toHaveBeenCalledTimes(3);
     expect(agent.view()).toMatchObject({ state: 'registering', lastError: { status: 401 } });
     node.runners.delete('inst');
-    await clock.advance(5_000);
+    await clock.advanceAndSettle(5_000);
     expect(agent.view().state).toBe('registered');
   });
 
@@ -161,7 +161,7 @@ describe('runner agent', () => {
     const { clock, agent, node, events, beats } = setup();
     node.fail = () => new NodeRequestError('http', 'runner price currency must be USD', { status: 400 });
     agent.start(false);
-    await clock.advance(60_000);
+    await clock.advanceAndSettle(60_000);
     expect(beats()).toHaveLength(1);
     expect(events).toEqual([
       [
@@ -181,12 +181,12 @@ describe('runner agent', () => {
   it('unregisters a runner whose heartbeat Node refuses (403) before reporting it', async () => {
     const { clock, agent, node, events } = setup();
     agent.start(false);
-    await clock.advance(0);
+    await clock.advanceAndSettle(0);
     node.fail = (call) =>
       call.kind === 'heartbeat'
         ? new NodeRequestError('http', 'static runner cannot heartbeat', { status: 403 })
         : undefined;
-    await clock.advance(4_000);
+    await clock.advanceAndSettle(4_000);
     expect(node.calls.at(-1)?.kind).toBe('unregister');
     expect(node.runners.size).toBe(0);
     expect(events.map(([name]) => name)).toEqual(['failed']);
@@ -196,18 +196,18 @@ describe('runner agent', () => {
   it('withdraws by capping at the active sessions, then unregisters once they are gone and acknowledges', async () => {
     const { clock, agent, node, events, beats } = setup();
     agent.start(false);
-    await clock.advance(0);
+    await clock.advanceAndSettle(0);
     node.runners.get('inst')?.sessions.push('s1', 's2');
-    await clock.advance(3_750);
+    await clock.advanceAndSettle(3_750);
     await agent.withdraw(
       { instanceId: 'inst', app: 'echo', reason: 'scale down', immediate: false },
       '2025-01-01T00:00:00.000Z',
     );
-    await clock.advance(0);
+    await clock.advanceAndSettle(0);
     expect(beats().at(-1)).toMatchObject({ at: 3_750, capacity: 2 });
     expect(agent.view().state).toBe('capped');
     node.runners.get('inst')?.sessions.splice(0, 2);
-    await clock.advance(5_000);
+    await clock.advanceAndSettle(5_000);
     expect(node.calls.at(-1)?.kind).toBe('unregister');
     expect(events.map(([name]) => name)).toEqual([
       'reserved',
@@ -218,26 +218,26 @@ describe('runner agent', () => {
     ]);
     expect(agent.view().state).toBe('withdrawn');
     const calls = node.calls.length;
-    await clock.advance(30_000);
+    await clock.advanceAndSettle(30_000);
     expect(node.calls).toHaveLength(calls);
   });
 
   it('learns the sessions of a runner without an O2R subscription from its heartbeats, within one interval', async () => {
     const { clock, agent, node, events, beats } = setup();
     agent.start(false);
-    await clock.advance(3_750);
+    await clock.advanceAndSettle(3_750);
     expect(agent.link.o2r.subscriber).toBeUndefined();
     // Node reserves a session just after a heartbeat left: the worst case.
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     node.runners.get('inst')?.sessions.push('s-late');
     const reservedAt = clock.now();
-    await clock.advance(INTERVAL - 1);
+    await clock.advanceAndSettle(INTERVAL - 1);
     const learned = events.find(([kind, event]) => kind === 'reserved' && 'sessionId' in event);
     expect(learned?.[1]).toMatchObject({ sessionId: 's-late', source: 'heartbeat-reconcile' });
     expect(agent.view().sessions).toEqual(['s-late']);
     expect((beats().at(-1)?.at ?? Infinity) - reservedAt).toBeLessThanOrEqual(INTERVAL);
     node.runners.get('inst')?.sessions.splice(0);
-    await clock.advance(INTERVAL);
+    await clock.advanceAndSettle(INTERVAL);
     expect(events.some(([kind]) => kind === 'released')).toBe(true);
     expect(agent.view().sessions).toEqual([]);
   });
@@ -245,7 +245,7 @@ describe('runner agent', () => {
   it('parks an idle runner during a drain without registering it', async () => {
     const { clock, agent, node } = setup({ drain: 'withdrawn' });
     agent.start(false);
-    await clock.advance(30_000);
+    await clock.advanceAndSettle(30_000);
     expect(node.calls).toEqual([]);
     expect(agent.view().state).toBe('parked');
   });

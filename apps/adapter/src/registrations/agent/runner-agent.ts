@@ -1,3 +1,4 @@
+import { Mutex } from 'async-mutex';
 import type { AdapterDrainMode, InstanceWithdraw, RunnerView } from '@sandbox/protocol';
 import type { Logger } from 'pino';
 import type { SessionEventsPublisher } from '../../events/session-events.publisher';
@@ -38,7 +39,7 @@ export class RunnerAgent {
   private readonly timer: BeatTimer;
   private readonly persister: Persister;
   private readonly logger: Logger;
-  private lock: Promise<unknown> = Promise.resolve();
+  private readonly lock = new Mutex();
   private retired = false;
   private readonly steps: NodeSteps;
 
@@ -152,9 +153,7 @@ export class RunnerAgent {
   }
 
   private exclusive<T>(operation: () => Promise<T>): Promise<T> {
-    const next = this.lock.then(operation, operation);
-    this.lock = next.catch(() => undefined);
-    return next;
+    return this.lock.runExclusive(operation);
   }
 
   private run(): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AdapterDrainStatus } from '@sandbox/protocol';
-import { createManualClock } from '../../__fixtures__/manual-clock';
+import { ManualClock } from '@sandbox/testing';
 import { applyDrainCommand, CommandNotSettledError } from './drain-commands';
 import type { RunnerManager } from '../runner-manager';
 
@@ -31,13 +31,13 @@ const command = { drainId: 'd-1', requestedAt: '2025-01-01T00:00:00.000Z' };
 
 describe('applyDrainCommand', () => {
   it('sets the drain mode, waits until Node shows it, and reports the registrations', async () => {
-    const clock = createManualClock(0);
+    const clock = new ManualClock(0);
     const { manager, state } = fakeManager({ mode: 'open', drainId: null, since: null });
     const pending = applyDrainCommand('withdraw-all', command, { manager, ...clock, timeoutMs: 10_000 });
-    await clock.advance(500);
+    await clock.advanceAndSettle(500);
     expect(state.drain.mode).toBe('withdrawn');
     state.settled = true;
-    await clock.advance(100);
+    await clock.advanceAndSettle(100);
     await expect(pending).resolves.toMatchObject({
       command: 'withdraw-all',
       runners: 1,
@@ -47,7 +47,7 @@ describe('applyDrainCommand', () => {
   });
 
   it('never lets a late earlier command of the same drain undo a later one', async () => {
-    const clock = createManualClock(0);
+    const clock = new ManualClock(0);
     const { manager, state } = fakeManager({ mode: 'cancelled', drainId: 'd-1', since: null });
     state.settled = true;
     await applyDrainCommand('withdraw-all', command, { manager, ...clock, timeoutMs: 10_000 });
@@ -63,11 +63,11 @@ describe('applyDrainCommand', () => {
   });
 
   it('fails (to be retried) when Node does not show the result in time, or when the adapter stops', async () => {
-    const clock = createManualClock(0);
+    const clock = new ManualClock(0);
     const { manager } = fakeManager({ mode: 'open', drainId: null, since: null });
     const late = applyDrainCommand('resume', command, { manager, ...clock, timeoutMs: 1_000 });
     const outcome = late.catch((error: unknown) => error);
-    await clock.advance(1_100);
+    await clock.advanceAndSettle(1_100);
     expect(await outcome).toBeInstanceOf(CommandNotSettledError);
     const stopping = new AbortController();
     const stopped = applyDrainCommand('resume', command, {
@@ -78,7 +78,7 @@ describe('applyDrainCommand', () => {
     });
     const reason = stopped.catch((error: unknown) => (error as Error).message);
     stopping.abort();
-    await clock.advance(200);
+    await clock.advanceAndSettle(200);
     expect(await reason).toBe('the adapter is shutting down');
   });
 });

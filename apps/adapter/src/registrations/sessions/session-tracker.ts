@@ -1,3 +1,4 @@
+import { Mutex } from 'async-mutex';
 import type { O2RSessionEvent, SessionEventSource } from '@sandbox/protocol';
 import type { SessionEventsPublisher } from '../../events/session-events.publisher';
 import type { PendingRelease } from '../state/registration-record';
@@ -28,7 +29,7 @@ export class SessionTracker {
   private marks = 0;
   private readonly tombstones = new Set<string>();
   private pending: PendingRelease[];
-  private lock: Promise<unknown> = Promise.resolve();
+  private readonly lock = new Mutex();
 
   constructor(
     private readonly deps: SessionTrackerDeps,
@@ -55,9 +56,7 @@ export class SessionTracker {
 
   /** Runs `operation` after every earlier one (O2R deliveries and reconciliations never interleave). */
   exclusive<T>(operation: () => Promise<T>): Promise<T> {
-    const next = this.lock.then(operation, operation);
-    this.lock = next.catch(() => undefined);
-    return next;
+    return this.lock.runExclusive(operation);
   }
 
   /** An O2R `reserved` or `released`; rejects when publishing fails (the subscriber redelivers). */

@@ -1,5 +1,4 @@
-import { backoffDelay } from '@sandbox/node-client';
-import type { Schedule } from '@sandbox/service-kit';
+import { backoffDelay, type Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
 
 /** Writes one registration's latest state to Redis, in order, coalescing bursts of changes. */

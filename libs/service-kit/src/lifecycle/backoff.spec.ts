@@ -11,3 +11,13 @@ describe('backoffDelay', () => {
     expect(backoffDelay(1_000, { ...options, random: () => 1 })).toBe(1_000);
   });
 });
+
+describe('backoffDelay without jitter', () => {
+  it('is the nominal delay: doubling from the initial one, capped', () => {
+    const options = { initialMs: 250, maxMs: 30_000, jitter: 'none' } as const;
+    expect([1, 2, 3, 7, 8, 50].map((attempt) => backoffDelay(attempt, options))).toEqual([
+      250, 500, 1_000, 16_000, 30_000, 30_000,
+    ]);
+    expect(backoffDelay(0, options)).toBe(250);
+  });
+});

@@ -1,0 +1,51 @@
+import type { ClusterFacts } from './egress-matrix';
+import { SYSTEM_NAMESPACE } from './install';
+import type { Kubectl } from './kubectl';
+
+interface ServiceList {
+  items: { metadata: { name: string }; spec: { clusterIP?: string; ports?: { port: number }[] } }[];
+}
+
+/** A public address that answers TCP 443 (Cloudflare's resolver), dialled by IP: app pods have no DNS. */
+export const PUBLIC_TARGET = { host: '1.1.1.1', port: 443 } as const;
+
+/** Reads the addresses the egress matrix probes from the cluster itself. */
+export async function clusterFacts(
+  kubectl: Kubectl,
+  otherAppPod: { ip: string; port: number },
+): Promise<ClusterFacts> {
+  const api = await kubectl.json<{ spec: { clusterIP: string } }>([
+    '-n',
+    'default',
+    'get',
+    'service',
+    'kubernetes',
+  ]);
+  const nodes = await kubectl.json<{
+    items: { status: { addresses: { type: string; address: string }[] } }[];
+  }>(['get', 'nodes']);
+  const nodeIp = nodes.items[0]?.status.addresses.find((a) => a.type === 'InternalIP')?.address;
+  if (!nodeIp) throw new Error('the node has no InternalIP');
+  const services = await kubectl.json<ServiceList>(['-n', SYSTEM_NAMESPACE, 'get', 'services']);
+  const redis = await kubectl.json<{ status: { podIP?: string } }>([
+    '-n',
+    SYSTEM_NAMESPACE,
+    'get',
+    'pod',
+    'redis-0',
+  ]);
+  return {
+    apiServerClusterIp: api.spec.clusterIP,
+    nodeIp,
+    services: services.items
+      .filter((s) => s.spec.clusterIP && s.spec.clusterIP !== 'None')
+      .map((s) => ({
+        name: s.metadata.name,
+        ip: s.spec.clusterIP ?? '',
+        port: s.spec.ports?.[0]?.port ?? 0,
+      })),
+    redisPodIp: redis.status.podIP ?? '',
+    otherAppPod,
+    publicTarget: PUBLIC_TARGET,
+  };
+}

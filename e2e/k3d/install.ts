@@ -1,0 +1,101 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
+import type { Exec } from './exec';
+import { checkImageArchive, type CheckedArchive } from './image-archives';
+import type { Kubectl } from './kubectl';
+import { REPO_ROOT } from './node-image';
+
+export const SYSTEM_NAMESPACE = 'sandbox-system';
+export const APPS_NAMESPACE = 'sandbox-apps';
+
+/**
+ * `npm run images -- --out DIR --overlay k3d` (its program, run directly: writing archives needs no
+ * podman or runsc, so none of the host packages `npm run images` checks for), then every archive
+ * checked as the importers read it.
+ */
+export async function buildImageArchives(
+  exec: Exec,
+  outDir: string,
+  log: (line: string) => void,
+): Promise<CheckedArchive[]> {
+  const program = join(REPO_ROOT, 'tools', 'images', 'src', 'main.ts');
+  await exec(process.execPath, ['--import', 'tsx', program, '--out', outDir, '--overlay', 'k3d'], {
+    cwd: REPO_ROOT,
+    timeoutMs: 30 * 60_000,
+    onLine: log,
+  });
+  const files = (await readdir(outDir)).filter((name) => name.endsWith('.tar')).sort();
+  const checked: CheckedArchive[] = [];
+  for (const file of files) checked.push(await checkImageArchive(exec, join(outDir, file)));
+  return checked;
+}
+
+/** Every image a rendering names, once each. */
+export function renderedImages(objects: readonly KubernetesObject[]): string[] {
+  const images = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'image' && typeof inner === 'string') images.add(inner);
+        else visit(inner);
+      }
+  };
+  objects.forEach(visit);
+  return [...images].sort();
+}
+
+/**
+ * Our images the rendering names that no archive holds (each must be imported, or its pod never
+ * starts: nothing is pulled for `localhost/`); empty when the overlay and the build agree.
+ */
+export function imagesWithoutArchive(
+  objects: readonly KubernetesObject[],
+  archives: readonly CheckedArchive[],
+): string[] {
+  const built = new Set(archives.map((archive) => archive.reference));
+  return renderedImages(objects).filter((image) => image.startsWith('localhost/') && !built.has(image));
+}
+
+/** `kubectl kustomize DIR`, parsed. */
+export async function renderWithKubectl(kubectl: Kubectl, dir: string): Promise<KubernetesObject[]> {
+  const text = await kubectl.run(['kustomize', dir], { timeoutMs: 120_000 });
+  return (loadAllYaml(text) as (KubernetesObject | null)[]).filter((o): o is KubernetesObject => o !== null);
+}
+
+/** The cluster part, the Secrets (deploy/create-secrets.sh), then the pinned overlay; waits for rollouts. */
+export async function installOverlay(
+  exec: Exec,
+  kubectl: Kubectl,
+  pinnedDir: string,
+  log: (line: string) => void,
+) {
+  await kubectl.run(['apply', '--server-side', '-k', join(REPO_ROOT, 'deploy')], { timeoutMs: 180_000 });
+  await exec('sh', [join(REPO_ROOT, 'deploy', 'create-secrets.sh')], {
+    env: { KUBECONFIG: kubectl.kubeconfig },
+    timeoutMs: 120_000,
+    onLine: log,
+  });
+  await kubectl.run(['apply', '--server-side', '-k', pinnedDir], { timeoutMs: 180_000 });
+  await waitForRollouts(kubectl);
+}
+
+/** Every StatefulSet and Deployment of the system namespace rolled out. */
+export async function waitForRollouts(kubectl: Kubectl): Promise<void> {
+  for (const kind of ['statefulset', 'deployment']) {
+    const list = await kubectl.json<{ items: { metadata: { name: string } }[] }>([
+      '-n',
+      SYSTEM_NAMESPACE,
+      'get',
+      kind,
+    ]);
+    for (const item of list.items)
+      await kubectl.run(
+        ['-n', SYSTEM_NAMESPACE, 'rollout', 'status', `${kind}/${item.metadata.name}`, '--timeout=600s'],
+        {
+          timeoutMs: 620_000,
+        },
+      );
+  }
+}
