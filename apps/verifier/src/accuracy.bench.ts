@@ -29,7 +29,7 @@ import { pino } from 'pino';
 import { registerRunner, startPaidNodeSim } from './__fixtures__/processes';
 import { createSignerClient } from './node/signer-client';
 import type { Plan } from './plan/plan';
-import { runEvaluation } from './run/run-evaluation';
+import { runEvaluation } from './run/run-session';
 import type { RunRecord } from './run/run-record';
 
 const PREFIX = 'vab';
