@@ -107,9 +107,9 @@ const durationMs = (text: string) => {
 };
 
 /**
- * The delay line (`apps/verifier/bench/delay-line`, built with go into `dir`): every packet leaving
- * the sandbox is queued to NFQUEUE as it enters the host end of the veth, and accepted `delayMs`
- * later. The kernel holds the packet itself; only its verdict waits. It is not netem: netem would hold
+ * The delay line (`apps/verifier/bench/delay-line`, built with go into `dir`): while engaged, every
+ * packet leaving the sandbox is queued to NFQUEUE as it enters the host end of the veth, and accepted
+ * `delayMs` later. The kernel holds the packet itself; only its verdict waits. It is not netem: netem would hold
  * it in the inside end's qdisc.
  */
 export async function startDelayLine(link: InstanceLink, delayMs: number, dir: string) {
@@ -130,11 +130,23 @@ export async function startDelayLine(link: InstanceLink, delayMs: number, dir: s
   if (!ready) throw new Error(`the delay line did not start: ${out.trim()}`);
   // --queue-bypass: should the delay line die, packets pass instead of being dropped.
   const rule = ['PREROUTING', '-i', link.host, '-j', 'NFQUEUE', '--queue-num', queue, '--queue-bypass'];
-  await runCommand('iptables', ['-t', 'mangle', '-I', ...rule]);
+  let engaged = false;
+  const release = async () => {
+    if (!engaged) return;
+    engaged = false;
+    await runCommand('iptables', ['-t', 'mangle', '-D', ...rule], { allowFailure: true });
+    // Packets queued before the rule went are still held: let them out.
+    await new Promise((resolve) => setTimeout(resolve, delayMs * 2));
+  };
   return {
+    /** Puts the delay on the link (the rule that queues the sandbox's packets). */
+    async engage(): Promise<void> {
+      await runCommand('iptables', ['-t', 'mangle', '-I', ...rule]);
+      engaged = true;
+    },
+    release,
     async stop(): Promise<DelayLineStats> {
-      await runCommand('iptables', ['-t', 'mangle', '-D', ...rule], { allowFailure: true });
-      await new Promise((resolve) => setTimeout(resolve, delayMs * 2));
+      await release();
       child.kill('SIGTERM');
       await exited;
       const summary = /packets=(\d+) mean_late=(\S+) max_late=(\S+)/u.exec(out);

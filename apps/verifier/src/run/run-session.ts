@@ -46,7 +46,8 @@ export async function runSession(
   let session: NodeSession | undefined;
   let paymentFault: RunFault | undefined;
   let stopPayments: (() => Promise<void>) | undefined;
-  let last: RunRecord | undefined;
+  // The record not handed over yet: the one in progress, or the last one (stored after the stop).
+  let pending: RunRecord | undefined = current.record;
   try {
     const runner = await pickRunner(deps.nodeUrl, job.target, runDeps);
     current.record.runner = runner;
@@ -55,21 +56,24 @@ export async function runSession(
     for (let index = 1; index <= count; index += 1) {
       if (index > 1) current = newRunRecord(job, index, count, deps);
       current.record.runner = runner;
+      pending = current.record;
       await evaluateInSession(session, current, deps);
       if (current.record.fault || paymentFault || deps.stopSignal?.aborted || index === count) break;
+      // A store failure propagates (after the stop below): the job fails and BullMQ retries it.
+      pending = undefined;
       await onRecord(current.record);
     }
-    last = current.record;
   } catch (error) {
-    last = current.record;
-    last.fault = error instanceof RunFault ? error : platformFault('verifier-error', 'the run failed', error);
-    last.finishedAt = deps.wallNow();
+    if (!pending) throw error;
+    pending.fault =
+      error instanceof RunFault ? error : platformFault('verifier-error', 'the run failed', error);
+    pending.finishedAt = deps.wallNow();
   } finally {
     current.seed.fill(0);
     await stopPayments?.();
     await session?.stop();
   }
-  await onRecord(settle(last, paymentFault, deps));
+  if (pending) await onRecord(settle(pending, paymentFault, deps));
 }
 
 /** Faults of a run cut short (its deadline, the verifier stopping): they explain what failed after. */
@@ -79,8 +83,7 @@ const CUT_SHORT = new Set(['run-timeout', 'verifier-stopping']);
  * The last evaluation's final fault: a failed top-up makes Node release the session, so whatever
  * failed with it is its consequence (a pass measured despite it stands: every answer was checked).
  */
-function settle(record: RunRecord | undefined, paymentFault: RunFault | undefined, deps: RunDeps) {
-  if (!record) throw new Error('a session run always has a record');
+function settle(record: RunRecord, paymentFault: RunFault | undefined, deps: RunDeps) {
   if (record.fault && paymentFault && !CUT_SHORT.has(record.fault.reasonCode)) record.fault = paymentFault;
   if (record.finishedAt === 0) record.finishedAt = deps.wallNow();
   return record;
