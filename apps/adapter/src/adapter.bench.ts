@@ -9,22 +9,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NodeLimits, type RunnersResponse } from '@sandbox/protocol';
-import { createTestAccess, findFreePort, startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
+import {
+  createTestAccess,
+  findFreePort,
+  percentile,
+  printFigure,
+  startRedis,
+  uniquePrefix,
+  waitFor,
+} from '@sandbox/testing';
 import { openQueues, readyEvent } from './__fixtures__/adapter-harness';
 import { bundleAdapter, spawnAdapter } from './__fixtures__/adapter-process';
 import { startFaultProxy } from './__fixtures__/fault-proxy';
 import { startNodeSim } from './__fixtures__/node-sim-process';
 import { canarySecret } from './__fixtures__/world';
 
-/** Recommended for the adapter process: a small young generation keeps RSS low at this allocation rate. */
-const ADAPTER_NODE_OPTIONS = '--max-semi-space-size=4';
-
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '20' },
+    seconds: { type: 'string', default: '60' },
     tsx: { type: 'boolean', default: false },
-    // The V8 flags the adapter is meant to run with (see its README); '' for V8's defaults.
-    'node-options': { type: 'string', default: ADAPTER_NODE_OPTIONS },
+    // NODE_OPTIONS for the adapter: V8's defaults unless given (e.g. '--max-semi-space-size=4').
+    'node-options': { type: 'string', default: '' },
     // Flags NODE_OPTIONS refuses (e.g. --single-threaded-gc), given on the command line.
     'node-args': { type: 'string', default: '' },
     profile: { type: 'string' },
@@ -35,7 +40,7 @@ const INTERVAL_MS = 5_000;
 const WARMUP_MS = 2 * INTERVAL_MS;
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-/** The adapter's V8 flags: the young-generation cap, and profiling when asked. */
+/** The adapter's NODE_OPTIONS: the ones given, and profiling when asked. */
 function nodeOptions(): string {
   const flags = values['node-options'] === '' ? [] : [values['node-options']];
   if (values.profile !== undefined) flags.push(`--cpu-prof --cpu-prof-dir=${values.profile}`);
@@ -52,10 +57,6 @@ function cpuSeconds(pid: number): { user: number; system: number } {
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/u.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(match?.[1] ?? 0) / 1024;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 const arrivals = new Map<string, number[]>();
@@ -150,11 +151,9 @@ try {
   const systemShare = ((cpuEnd.system - cpuStart.system) / wallSeconds) * 100;
   recording = false;
 
-  const jitter = [...arrivals.values()]
-    .flatMap((times) =>
-      times.slice(1).map((time, index) => Math.abs(time - (times[index] ?? time) - INTERVAL_MS)),
-    )
-    .sort((a, b) => a - b);
+  const jitter = [...arrivals.values()].flatMap((times) =>
+    times.slice(1).map((time, index) => Math.abs(time - (times[index] ?? time) - INTERVAL_MS)),
+  );
   const beats = [...arrivals.values()].reduce((sum, times) => sum + times.length, 0);
 
   registered = 0;
@@ -169,17 +168,18 @@ try {
   const restoreSeconds = (now() - restarted) / 1_000;
   const healthy = (await runners()).filter((view) => view.state === 'registered').length;
 
-  process.stdout.write(`adapter_runners: ${healthy} runners\n`);
-  process.stdout.write(`adapter_register_256: ${registerSeconds.toFixed(2)} s\n`);
-  process.stdout.write(`adapter_cpu_share_one_core: ${(userShare + systemShare).toFixed(2)} %\n`);
-  process.stdout.write(`adapter_cpu_user_share: ${userShare.toFixed(2)} %\n`);
-  process.stdout.write(`adapter_cpu_system_share: ${systemShare.toFixed(2)} %\n`);
-  process.stdout.write(`adapter_rss_max: ${Math.max(...rss).toFixed(1)} MB\n`);
-  process.stdout.write(`adapter_heartbeats_per_second: ${(beats / WINDOW_S).toFixed(1)} beats/s\n`);
-  process.stdout.write(`adapter_heartbeat_jitter_p50: ${percentile(jitter, 50).toFixed(1)} ms\n`);
-  process.stdout.write(`adapter_heartbeat_jitter_p99: ${percentile(jitter, 99).toFixed(1)} ms\n`);
-  process.stdout.write(`adapter_heartbeat_jitter_max: ${(jitter.at(-1) ?? NaN).toFixed(1)} ms\n`);
-  process.stdout.write(`adapter_node_restart_restore_256: ${restoreSeconds.toFixed(2)} s\n`);
+  // One measurement each for the window-wide figures; jitter and RSS are per interval and per second.
+  printFigure('adapter_registered_runners_count', healthy, 1);
+  printFigure('adapter_register_256_s', registerSeconds, ids.length);
+  printFigure('adapter_cpu_percent', userShare + systemShare, 1);
+  printFigure('adapter_cpu_user_percent', userShare, 1);
+  printFigure('adapter_cpu_system_percent', systemShare, 1);
+  printFigure('adapter_rss_max_mb', Math.max(...rss), rss.length);
+  printFigure('adapter_heartbeats_per_s', beats / WINDOW_S, beats);
+  printFigure('adapter_heartbeat_jitter_p50_ms', percentile(jitter, 50), jitter.length);
+  printFigure('adapter_heartbeat_jitter_p99_ms', percentile(jitter, 99), jitter.length);
+  printFigure('adapter_heartbeat_jitter_max_ms', percentile(jitter, 100), jitter.length);
+  printFigure('adapter_node_restart_restore_256_s', restoreSeconds, ids.length);
   process.stderr.write(
     `${bundle === undefined ? 'tsx dev entry' : 'bundled main.ts'}, NODE_OPTIONS="${nodeOptions()}", ` +
       `window ${WINDOW_S} s, interval ${INTERVAL_MS} ms, ${jitter.length} intervals measured\n`,

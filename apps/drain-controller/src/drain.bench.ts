@@ -4,7 +4,14 @@
 // Run: npm run bench -- drain-controller [--rounds=3]
 import { parseArgs } from 'node:util';
 import type { DrainRecord } from '@sandbox/protocol';
-import { createTestAccess, findFreePort, startRedis, waitFor } from '@sandbox/testing';
+import {
+  createTestAccess,
+  findFreePort,
+  percentile,
+  printFigure,
+  startRedis,
+  waitFor,
+} from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from './__fixtures__/drain-world';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } }, strict: false });
@@ -83,9 +90,8 @@ async function round(world: DrainWorld, url: string): Promise<{ toReplacing: num
 }
 
 const summary = (name: string, samples: number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  console.log(`${name}.median: ${sorted[Math.floor(sorted.length / 2)] ?? NaN} ms`);
-  console.log(`${name}.max: ${sorted.at(-1) ?? NaN} ms`);
+  printFigure(`${name}_p50_ms`, percentile(samples, 50), samples.length);
+  printFigure(`${name}_max_ms`, percentile(samples, 100), samples.length);
 };
 
 const world = await startDrainWorld(
@@ -102,14 +108,14 @@ try {
   const controller = await world.startController({ POLL_MS: '100', LOG_LEVEL: 'warn' });
   const results = [];
   for (let index = 0; index < ROUNDS; index += 1) results.push(await round(world, controller.url));
-  console.log(`drain.runners: ${RUNNERS} count`);
-  console.log(`drain.heartbeat_interval: ${HEARTBEAT_MS} ms`);
+  printFigure('drain_runners_count', RUNNERS, 1);
+  printFigure('drain_heartbeat_interval_ms', HEARTBEAT_MS, 1);
   summary(
-    'drain.last_session_to_replacing',
+    'drain_last_session_to_replacing',
     results.map((result) => result.toReplacing),
   );
   summary(
-    'drain.node_ready_to_all_registered',
+    'drain_node_ready_to_all_registered',
     results.map((result) => result.toRegistered),
   );
 } finally {

@@ -15,11 +15,10 @@ import {
   systemClock,
   waitForReady,
 } from '@sandbox/sandbox-local';
-import { findFreePort } from '@sandbox/testing';
+import { findFreePort, printFigure } from '@sandbox/testing';
 import { pino } from 'pino';
 import { DEBIAN_RUNSC, chooseLocalRuntime } from './drivers/local-runtime-choice';
 import { createLocalRuntime } from './drivers/local-runtime';
-import { printFigure } from './test-support/bench-figures.fixture';
 import { exampleAppSpec, exampleImage } from './test-support/local-host.fixture';
 
 const LOAD = { clock: systemClock, connections: 32, warmupMs: 1_000, durationMs: 3_000 };
@@ -79,11 +78,11 @@ const native = await nativeRps();
 const chosen = await chooseLocalRuntime('auto', false, { logger });
 const chosenRps = await gvisorRps(chosen, image);
 const platform = chosen.runtimeFlags.includes('platform=systrap') ? 'systrap' : 'ptrace';
-printFigure('native_requests_per_second', native, 'req/s');
-printFigure(`gvisor_${platform}_requests_per_second`, chosenRps, 'req/s');
-printFigure(`gvisor_${platform}_to_native_rps_ratio`, chosenRps / native, 'ratio');
+printFigure('native_example_req_per_s', native, 1);
+printFigure(`gvisor_${platform}_example_req_per_s`, chosenRps, 1);
+printFigure(`gvisor_${platform}_to_native_example_rps_ratio`, chosenRps / native, 1);
 if (chosen !== DEBIAN_RUNSC) {
   const debianRps = await gvisorRps(DEBIAN_RUNSC, image);
-  printFigure('gvisor_ptrace_debian_requests_per_second', debianRps, 'req/s');
-  printFigure('gvisor_ptrace_debian_to_native_rps_ratio', debianRps / native, 'ratio');
+  printFigure('gvisor_ptrace_debian_example_req_per_s', debianRps, 1);
+  printFigure('gvisor_ptrace_debian_to_native_example_rps_ratio', debianRps / native, 1);
 }

@@ -2,8 +2,7 @@
 // host is the in-memory fake, so this measures the manager's own path: the event through BullMQ, the
 // compare-and-set to taken, the app's reconcile and the new record. Needs Redis only. Run:
 //   node --import tsx apps/instance-manager/src/session-replacement.bench.ts
-import { startRedis, uniquePrefix } from '@sandbox/testing';
-import { percentile, printFigure } from './test-support/bench-figures.fixture';
+import { percentile, printFigure, startRedis, uniquePrefix } from '@sandbox/testing';
 import { FakeHost } from './test-support/fake-runtime.fixture';
 import { replacementSpec } from './test-support/local-host.fixture';
 import { measureReplacements } from './test-support/replacement-bench.fixture';
@@ -18,9 +17,8 @@ try {
     300,
     prefixes,
   );
-  printFigure('session_reserved_to_replacement_started_p50', percentile(latencies, 50), 'ms');
-  printFigure('session_reserved_to_replacement_started_p99', percentile(latencies, 99), 'ms');
-  printFigure('session_reserved_to_replacement_started_samples', latencies.length, 'count');
+  printFigure('session_reserved_to_replacement_started_p50_ms', percentile(latencies, 50), latencies.length);
+  printFigure('session_reserved_to_replacement_started_p99_ms', percentile(latencies, 99), latencies.length);
 } finally {
   await redis.stop();
 }

@@ -2,9 +2,8 @@
 // (root). Each sample is one `PUT /v1/apps/bench` raising minReplicas by one, timed from the request
 // to the BullMQ timestamp of the new instance's `instance-ready` job. Run:
 //   node --import tsx apps/instance-manager/src/spec-to-ready.bench.ts
-import { startRedis, uniquePrefix } from '@sandbox/testing';
+import { percentile, printFigure, startRedis, uniquePrefix } from '@sandbox/testing';
 import { createLocalRuntime } from './drivers/local-runtime';
-import { percentile, printFigure } from './test-support/bench-figures.fixture';
 import { exampleAppSpec, exampleImage, testLocalDriver } from './test-support/local-host.fixture';
 import { adapterSide, startManager, testSettings } from './test-support/manager-harness.fixture';
 
@@ -44,9 +43,8 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
-  printFigure('spec_to_instance_ready_p50', percentile(latencies, 50), 'ms');
-  printFigure('spec_to_instance_ready_p95', percentile(latencies, 95), 'ms');
-  printFigure('spec_to_instance_ready_samples', latencies.length, 'count');
+  printFigure('spec_to_instance_ready_p50_ms', percentile(latencies, 50), latencies.length);
+  printFigure('spec_to_instance_ready_p95_ms', percentile(latencies, 95), latencies.length);
 } finally {
   await harness.stop();
   for (const found of await driver.list()) await driver.stop(found.instanceId);

@@ -18,10 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createLocalDriver, ensureEvalResponderImage, newInstanceId } from '@sandbox/sandbox-local';
-import { findFreePort } from '@sandbox/testing';
+import { findFreePort, printFigure as figure } from '@sandbox/testing';
 import { pino } from 'pino';
 import { registerRunner, startPaidNodeSim } from './__fixtures__/processes';
-import { figure, note } from './accuracy/figures';
 import { errorPercent, expectedGoodput } from './accuracy/goodput';
 import { containerCpuSeconds, cpuPressurePercent, stepInSession } from './accuracy/step-in-session';
 import { measureHashRate } from './plan/hash.step';
@@ -58,6 +57,8 @@ const PLAN: Plan = {
   runTimeoutMs: 180_000,
 };
 const logger = pino({ level: 'silent' });
+/** A comment line: how the figures were obtained (`npm run bench` shows it, never as a figure). */
+const note = (text: string) => void process.stdout.write(`# ${text}\n`);
 type Evaluate = (label: string) => Promise<RunRecord>;
 type Latency = () => Promise<LatencyResult>;
 /** The hash step alone, with the sandbox's hashes per wall-clock second and per CPU second it used. */

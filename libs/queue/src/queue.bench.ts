@@ -1,7 +1,7 @@
 // Benchmark: typed producer → worker round-trip throughput, and durable-write latency, against a
 // fresh redis-server (AOF on, appendfsync always). Run: node --import tsx libs/queue/src/queue.bench.ts
 import { defineQueue } from '@sandbox/protocol';
-import { startRedis, uniquePrefix } from '@sandbox/testing';
+import { percentile, printFigure, startRedis, uniquePrefix } from '@sandbox/testing';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { createRedisConnection } from './connection';
@@ -66,17 +66,13 @@ async function durableLatencies(url: string): Promise<number[]> {
   return latencies.sort((a, b) => a - b);
 }
 
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
-
 const redis = await startRedis();
 try {
   const throughput = await roundTrip(redis.url);
   const latencies = await durableLatencies(redis.url);
-  process.stdout.write(`queue_roundtrip_throughput: ${throughput.toFixed(0)} jobs/s\n`);
-  process.stdout.write(`durable_write_latency_p50: ${percentile(latencies, 0.5).toFixed(3)} ms\n`);
-  process.stdout.write(`durable_write_latency_p99: ${percentile(latencies, 0.99).toFixed(3)} ms\n`);
+  printFigure('queue_roundtrip_jobs_per_s', throughput, ROUND_TRIP_JOBS);
+  printFigure('queue_durable_write_p50_ms', percentile(latencies, 50), latencies.length);
+  printFigure('queue_durable_write_p99_ms', percentile(latencies, 99), latencies.length);
 } finally {
   await redis.stop();
 }

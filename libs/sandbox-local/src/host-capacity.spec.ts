@@ -31,4 +31,29 @@ describe('host capacity', () => {
     release();
     await expect(gate.admit('d', { cpus: 1, memoryMb: 512 })).resolves.toBeInstanceOf(Function);
   });
+
+  it('lists the containers again only when a request does not fit the last listing and the starts since', async () => {
+    let listings = 0;
+    let containers = [container('running', '1', '256')];
+    const gate = createCapacityGate({ cpus: 2, memoryMb: 1024 }, async () => {
+      listings += 1;
+      return containers;
+    });
+    (await gate.admit('a', { cpus: 0.25, memoryMb: 128 }))();
+    (await gate.admit('b', { cpus: 0.25, memoryMb: 128 }))();
+    expect(listings).toBe(1);
+    // a and b still count (their containers may run), so this one needs a fresh count: the first
+    // container has ended meanwhile, and the new listing shows a and b running.
+    containers = [
+      container('exited', '1', '256'),
+      container('running', '0.25', '128'),
+      container('running', '0.25', '128'),
+    ];
+    await expect(gate.admit('c', { cpus: 1.5, memoryMb: 128 })).resolves.toBeInstanceOf(Function);
+    expect(listings).toBe(2);
+    await expect(gate.admit('d', { cpus: 0.25, memoryMb: 128 })).rejects.toThrow(
+      '0 CPUs and 640 MiB are left',
+    );
+    expect(listings).toBe(3);
+  });
 });

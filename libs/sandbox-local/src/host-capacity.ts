@@ -45,22 +45,39 @@ export function requestedBy(containers: readonly ContainerSummary[]): Resources 
  * Admits instances while their requests fit in what the host has left (its capacity minus what the
  * driver's containers and the starts in flight request), so the host is never overcommitted silently.
  * Admissions are serialized: two starts never both take the last free CPU.
+ *
+ * Listing the containers costs a `podman ps` (tens to hundreds of ms), so a request is first checked
+ * against the last listing plus every start admitted since (released or not): that overcounts (stopped
+ * and exited containers still count) but never undercounts the driver's own containers, so what fits
+ * there fits. Only a request that does not fit lists the containers again and is decided on the fresh
+ * count, so nothing is refused on a stale one.
  */
 export function createCapacityGate(capacity: Resources, listContainers: () => Promise<ContainerSummary[]>) {
   const pending = new Map<string, Resources>();
+  let listed: { used: Resources; admittedSince: Map<string, Resources> } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function admitNow(instanceId: string, requested: Resources): Promise<() => void> {
-    const used = requestedBy(await listContainers());
-    for (const other of pending.values()) {
-      used.cpus += other.cpus;
-      used.memoryMb += other.memoryMb;
-    }
+  const leftAfter = (used: Resources, extra: Iterable<Resources>): Resources => {
     const left = { cpus: capacity.cpus - used.cpus, memoryMb: capacity.memoryMb - used.memoryMb };
-    // A small tolerance, so 0.1 + 0.2 CPUs fit in 0.3.
-    if (requested.cpus > left.cpus + 1e-9 || requested.memoryMb > left.memoryMb)
-      throw new InstanceCapacityError(requested, left);
+    for (const other of extra) {
+      left.cpus -= other.cpus;
+      left.memoryMb -= other.memoryMb;
+    }
+    return left;
+  };
+  // A small tolerance, so 0.1 + 0.2 CPUs fit in 0.3.
+  const fits = (requested: Resources, left: Resources) =>
+    requested.cpus <= left.cpus + 1e-9 && requested.memoryMb <= left.memoryMb;
+
+  async function admitNow(instanceId: string, requested: Resources): Promise<() => void> {
+    if (!listed || !fits(requested, leftAfter(listed.used, listed.admittedSince.values()))) {
+      // Starts in flight now may have no container yet: they stay counted until the next listing.
+      listed = { used: requestedBy(await listContainers()), admittedSince: new Map(pending) };
+      const left = leftAfter(listed.used, pending.values());
+      if (!fits(requested, left)) throw new InstanceCapacityError(requested, left);
+    }
     pending.set(instanceId, requested);
+    listed.admittedSince.set(instanceId, requested);
     return () => pending.delete(instanceId);
   }
 

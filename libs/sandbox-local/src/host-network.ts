@@ -68,33 +68,41 @@ export function createHostNetwork(run: CommandRunner): HostNetwork {
         'netns',
         names.netns,
       ]);
-      // Before the link comes up, so it never gets an IPv6 link-local address the instance could reach the host by.
-      await sysctl([
-        `net.ipv6.conf.${host}.disable_ipv6=1`,
-        `net.ipv4.conf.${host}.forwarding=${egress === 'internet' ? 1 : 0}`,
-      ]);
-      await ip(
-        ['-batch', '-'],
-        `address add ${addressing.hostAddress}/${addressing.prefixLength} dev ${host}\nlink set ${host} up\n`,
-      );
-      await run('ip', [
-        'netns',
-        'exec',
-        names.netns,
-        'sysctl',
-        '-q',
-        '-w',
-        'net.ipv6.conf.all.disable_ipv6=1',
-        'net.ipv6.conf.default.disable_ipv6=1',
-      ]);
-      const inside = [
-        `address add ${addressing.instanceAddress}/${addressing.prefixLength} dev ${names.instanceVeth}`,
-        `link set ${names.instanceVeth} up`,
-        'link set lo up',
-        // Without a default route an egress-none instance cannot even address anything beyond its /30.
-        ...(egress === 'internet' ? [`route add default via ${addressing.hostAddress}`] : []),
-      ];
-      await ip(['-n', names.netns, '-batch', '-'], `${inside.join('\n')}\n`);
+      // The two ends are set up side by side (each is a few process spawns, slow on a loaded host);
+      // on each, IPv6 goes off before the link comes up, so it never gets a link-local address.
+      const hostEnd = async () => {
+        await sysctl([
+          `net.ipv6.conf.${host}.disable_ipv6=1`,
+          `net.ipv4.conf.${host}.forwarding=${egress === 'internet' ? 1 : 0}`,
+        ]);
+        await ip(
+          ['-batch', '-'],
+          `address add ${addressing.hostAddress}/${addressing.prefixLength} dev ${host}\nlink set ${host} up\n`,
+        );
+      };
+      const instanceEnd = async () => {
+        await run('ip', [
+          'netns',
+          'exec',
+          names.netns,
+          'sysctl',
+          '-q',
+          '-w',
+          'net.ipv6.conf.all.disable_ipv6=1',
+          'net.ipv6.conf.default.disable_ipv6=1',
+        ]);
+        const inside = [
+          `address add ${addressing.instanceAddress}/${addressing.prefixLength} dev ${names.instanceVeth}`,
+          `link set ${names.instanceVeth} up`,
+          'link set lo up',
+          // Without a default route an egress-none instance cannot even address anything beyond its /30.
+          ...(egress === 'internet' ? [`route add default via ${addressing.hostAddress}`] : []),
+        ];
+        await ip(['-n', names.netns, '-batch', '-'], `${inside.join('\n')}\n`);
+      };
+      // Both settle before a failure is thrown, so the caller's cleanup never races a running step.
+      const ends = await Promise.allSettled([hostEnd(), instanceEnd()]);
+      for (const end of ends) if (end.status === 'rejected') throw end.reason;
     },
     async remove(names) {
       const linkArgs = ['link', 'delete', names.hostVeth];

@@ -105,11 +105,17 @@ export function createStarter(deps: StarterDeps) {
     addressing: SlotAddressing,
     hostNetworks: string[],
   ) {
-    await deps.network.wire(names, addressing, spec.egress);
     const script = buildFirewallScript(
       firewallInputFor(names, addressing.instanceAddress, spec.egress, hostNetworks, firewallSettings),
     );
-    await deps.firewall.apply(script);
+    // Rules name the veth, so they need not wait for it; both are in place before the container
+    // (the only thing that could send) starts. Both settle before a failure is thrown, so the
+    // cleanup (stop) never races a step still creating something.
+    const steps = await Promise.allSettled([
+      deps.network.wire(names, addressing, spec.egress),
+      deps.firewall.apply(script),
+    ]);
+    for (const step of steps) if (step.status === 'rejected') throw step.reason;
     if (spec.egress === 'internet') {
       const uplink = deps.egressInterface ?? (await deps.network.defaultRouteInterface());
       if (uplink) await deps.ledger.claim(uplink);

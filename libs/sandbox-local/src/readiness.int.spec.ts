@@ -3,7 +3,22 @@ import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from './clock';
-import { NotReadyError, probeOnce, waitForReady } from './readiness';
+import type { Clock } from './clock';
+import { FAST_PROBE_MS, FAST_WINDOW_MS, NotReadyError, probeOnce, waitForReady } from './readiness';
+
+/** A clock whose sleeps return at once and move time on, recording each pause. */
+function steppingClock(): Clock & { pauses: number[] } {
+  let now = 0;
+  const pauses: number[] = [];
+  return {
+    pauses,
+    now: () => now,
+    sleep: async (ms) => {
+      pauses.push(ms);
+      now += ms;
+    },
+  };
+}
 
 let server: Server;
 let port = 0;
@@ -64,5 +79,33 @@ describe('readiness probes (loopback)', () => {
     });
     await expect(gone).rejects.toBeInstanceOf(NotReadyError);
     await expect(gone).rejects.toMatchObject({ reason: 'exited' });
+  });
+
+  it('probes every few ms during the first second, then backs off to the interval', async () => {
+    healthy = false;
+    const clock = steppingClock();
+    const check = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
+    await expect(
+      waitForReady(target(), check, { clock, intervalMs: 100, timeoutMs: 1_500 }),
+    ).rejects.toMatchObject({ reason: 'timeout' });
+    const fast = clock.pauses.filter((pause) => pause === FAST_PROBE_MS).length;
+    expect(fast).toBe(FAST_WINDOW_MS / FAST_PROBE_MS);
+    expect(clock.pauses.slice(fast, fast + 5)).toEqual([20, 40, 80, 100, 100]);
+  });
+
+  it('keeps probing while a liveness answer is slow', async () => {
+    healthy = false;
+    const clock = steppingClock();
+    let answer: (alive: boolean) => void = () => undefined;
+    const asked = new Promise<boolean>((resolve) => (answer = resolve));
+    const check = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
+    const waiting = waitForReady(target(), check, { clock, timeoutMs: 600_000, isAlive: () => asked });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Past the first second the liveness question is pending, and attempts went on meanwhile.
+    const attemptsWhileAsking = clock.pauses.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(clock.pauses.length).toBeGreaterThan(attemptsWhileAsking);
+    answer(false);
+    await expect(waiting).rejects.toMatchObject({ reason: 'exited' });
   });
 });

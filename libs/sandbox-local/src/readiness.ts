@@ -13,8 +13,10 @@ export interface ProbeTarget {
 export interface ReadinessOptions {
   clock: Clock;
   /**
-   * Pause between attempts, kept within 100-250 ms so a ready app is noticed quickly without
-   * hammering one that is still starting.
+   * Pause between attempts once the app has had a second to start, kept within 100-250 ms so a slow
+   * app is not hammered. During the first second the probe runs every {@link FAST_PROBE_MS} (most apps
+   * answer within it, and each probe until then is one refused connection), then the pause doubles up
+   * to this value.
    * @defaultValue 150
    */
   intervalMs?: number;
@@ -22,7 +24,10 @@ export interface ReadinessOptions {
   timeoutMs?: number;
   /** @defaultValue 1000 */
   attemptTimeoutMs?: number;
-  /** Asked after failed attempts (at most once a second); false ends the wait early. */
+  /**
+   * Asked after failed attempts (at most once a second, in the background so a slow answer does not
+   * delay the next probe); false ends the wait early.
+   */
   isAlive?: () => Promise<boolean>;
 }
 
@@ -88,6 +93,43 @@ export function probeOnce(target: ProbeTarget, check: HealthCheck, timeoutMs = 1
     : tcpProbe(target, timeoutMs);
 }
 
+/** Pause between the first attempts, while the app has had less than {@link FAST_WINDOW_MS} to start. */
+export const FAST_PROBE_MS = 10;
+/** How long after the start of the wait attempts follow each other every {@link FAST_PROBE_MS}. */
+export const FAST_WINDOW_MS = 1_000;
+
+/** The pause after an attempt `sinceStartMs` into the wait, given the previous pause. */
+function nextPause(sinceStartMs: number, previousMs: number, steadyMs: number): number {
+  if (sinceStartMs < FAST_WINDOW_MS) return Math.min(FAST_PROBE_MS, steadyMs);
+  return Math.min(steadyMs, Math.max(FAST_PROBE_MS, previousMs) * 2);
+}
+
+/** Asks `isAlive` at most once a second without waiting for its answer; `check()` throws once it said no. */
+function backgroundLiveness(isAlive: (() => Promise<boolean>) | undefined, started: number) {
+  let lastAsked = started;
+  let asking: Promise<void> | undefined;
+  let outcome: { dead: true } | { error: unknown } | undefined;
+  return {
+    check(now: number): void {
+      if (outcome && 'dead' in outcome)
+        throw new NotReadyError('instance stopped before it became ready', 'exited');
+      if (outcome) throw outcome.error;
+      if (!isAlive || asking || now - lastAsked < 1000) return;
+      lastAsked = now;
+      asking = isAlive().then(
+        (alive) => {
+          if (!alive) outcome = { dead: true };
+          asking = undefined;
+        },
+        (error: unknown) => {
+          outcome = { error };
+          asking = undefined;
+        },
+      );
+    },
+  };
+}
+
 /** Polls {@link probeOnce} until it passes; throws {@link NotReadyError} on timeout or exit. */
 export async function waitForReady(
   target: ProbeTarget,
@@ -95,22 +137,19 @@ export async function waitForReady(
   options: ReadinessOptions,
 ): Promise<ReadyResult> {
   const { clock } = options;
-  const interval = Math.min(250, Math.max(100, options.intervalMs ?? 150));
+  const steady = Math.min(250, Math.max(100, options.intervalMs ?? 150));
   const started = clock.now();
   const deadline = started + (options.timeoutMs ?? 30_000);
-  let lastAliveCheck = started;
+  const liveness = backgroundLiveness(options.isAlive, started);
+  let pause = 0;
   for (let attempts = 1; ; attempts += 1) {
     if (await probeOnce(target, check, options.attemptTimeoutMs ?? 1000)) {
       return { elapsedMs: clock.now() - started, attempts };
     }
     const now = clock.now();
-    if (options.isAlive && now - lastAliveCheck >= 1000) {
-      lastAliveCheck = now;
-      if (!(await options.isAlive()))
-        throw new NotReadyError('instance stopped before it became ready', 'exited');
-    }
-    if (now + interval > deadline)
-      throw new NotReadyError('instance did not become ready in time', 'timeout');
-    await clock.sleep(interval);
+    liveness.check(now);
+    pause = nextPause(now - started, pause, steady);
+    if (now + pause > deadline) throw new NotReadyError('instance did not become ready in time', 'timeout');
+    await clock.sleep(pause);
   }
 }

@@ -4,6 +4,7 @@
 // e.g. `... sandbox.bench.ts ~/.cache/sandbox-runtime/runsc/<version>/runsc platform=systrap`.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
+import { percentile, printFigure } from '@sandbox/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from './clock';
@@ -27,15 +28,6 @@ const driver = createLocalDriver({
   runscPath,
   runtimeFlags,
 });
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
-function print(name: string, value: number, unit: string): void {
-  process.stdout.write(`${name}: ${value.toFixed(unit === 'ratio' ? 3 : 0)} ${unit}\n`);
-}
 
 async function startLatencies(image: string): Promise<{ call: number[]; ready: number[] }> {
   const call: number[] = [];
@@ -67,9 +59,9 @@ async function startNative(bundleFile: string): Promise<{ child: ChildProcessHan
 async function main(): Promise<void> {
   const image = await exampleImage();
   const latencies = await startLatencies(image);
-  print('gvisor_start_call_p50', percentile(latencies.call, 50), 'ms');
-  print('gvisor_start_to_ready_p50', percentile(latencies.ready, 50), 'ms');
-  print('gvisor_start_to_ready_p95', percentile(latencies.ready, 95), 'ms');
+  printFigure('gvisor_start_call_p50_ms', percentile(latencies.call, 50), latencies.call.length);
+  printFigure('gvisor_start_to_ready_p50_ms', percentile(latencies.ready, 50), latencies.ready.length);
+  printFigure('gvisor_start_to_ready_p95_ms', percentile(latencies.ready, 95), latencies.ready.length);
 
   // Native first, so the sandboxes' teardown is not competing for the two cores while it is measured.
   const workDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
@@ -78,7 +70,7 @@ async function main(): Promise<void> {
   const native = await startNative(bundleFile);
   let nativeRps: number;
   try {
-    print('native_start_to_ready', native.readyMs, 'ms');
+    printFigure('native_start_to_ready_ms', native.readyMs, 1);
     nativeRps = await measureRequestsPerSecond('127.0.0.1', NATIVE_PORT, '/echo', LOAD);
   } finally {
     await native.child.stop();
@@ -91,9 +83,9 @@ async function main(): Promise<void> {
   await driver.waitForReady(sandboxed, HEALTH);
   const gvisorRps = await measureRequestsPerSecond(sandboxed.address, sandboxed.port, '/echo', LOAD);
   await driver.stop(sandboxed.instanceId);
-  print('gvisor_requests_per_second', gvisorRps, 'req/s');
-  print('native_requests_per_second', nativeRps, 'req/s');
-  print('gvisor_to_native_rps_ratio', gvisorRps / nativeRps, 'ratio');
+  printFigure('gvisor_echo_req_per_s', gvisorRps, 1);
+  printFigure('native_echo_req_per_s', nativeRps, 1);
+  printFigure('gvisor_to_native_echo_rps_ratio', gvisorRps / nativeRps, 1);
 }
 
 main()

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
-const PROJECT_FOLDERS = ['apps', 'libs', 'tools'];
+const PROJECT_FOLDERS = ['apps', 'libs', 'tools', 'e2e'];
 const SKIPPED = new Set(['node_modules', 'dist', '.data', '.tools']);
 
 /** Every `*.bench.ts` under the projects' folders, sorted, as paths relative to `root`. */
@@ -19,22 +19,4 @@ async function walk(dir: string, found: string[]): Promise<void> {
     if (entry.isDirectory()) await walk(path, found);
     else if (entry.isFile() && entry.name.endsWith('.bench.ts')) found.push(path);
   }
-}
-
-const FIGURE = /^([A-Za-z0-9_.\-/]+): (-?\d+(?:\.\d+)?(?:e[+-]?\d+)?) (\S.*)$/;
-
-/** A benchmark figure: one `name: value unit` line. */
-export interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-}
-
-/** Parses a `name: value unit` line, or returns undefined for any other output. */
-export function parseFigure(line: string): Figure | undefined {
-  const match = FIGURE.exec(line.trim());
-  if (!match) return undefined;
-  const [, name, value, unit] = match;
-  if (name === undefined || value === undefined || unit === undefined) return undefined;
-  return { name, value: Number(value), unit };
 }

@@ -1,7 +1,8 @@
 // 256 runners (Node's limit) registering at once and then heartbeating at once, round after round,
 // against the simulator in its own process.
 import { Agent } from 'node:http';
-import { httpCall, percentile, report, spawnBenchSim } from './testing/bench-helpers';
+import { percentile, printFigure } from '@sandbox/testing';
+import { httpCall, spawnBenchSim } from './testing/bench-helpers';
 
 const SECRET = 'bench-secret';
 const RUNNERS = 256;
@@ -25,7 +26,11 @@ async function main(): Promise<void> {
         httpCall(agent, `${publicUrl}/runners/heartbeat`, 'POST', { Authorization: SECRET }, body(i)),
       ),
     );
-    report('node_sim_register_256_concurrent', Number(process.hrtime.bigint() - started) / 1e6, 'ms');
+    printFigure(
+      'node_sim_register_256_concurrent_ms',
+      Number(process.hrtime.bigint() - started) / 1e6,
+      RUNNERS,
+    );
     const secrets = registrations.map((reply) => {
       if (reply.status !== 200) throw new Error(`registration failed: ${reply.status} ${reply.body}`);
       return (JSON.parse(reply.body) as { heartbeat_secret: string }).heartbeat_secret;
@@ -41,9 +46,9 @@ async function main(): Promise<void> {
       rounds.push(Number(process.hrtime.bigint() - start) / 1e6);
       if (replies.some((reply) => reply.status !== 200)) throw new Error('a heartbeat failed');
     }
-    report('node_sim_heartbeat_256_round_p50', percentile(rounds, 50), 'ms');
-    report('node_sim_heartbeat_256_round_p99', percentile(rounds, 99), 'ms');
-    report('node_sim_heartbeat_throughput', (RUNNERS * 1000) / percentile(rounds, 50), 'heartbeats/s');
+    printFigure('node_sim_heartbeat_256_round_p50_ms', percentile(rounds, 50), ROUNDS);
+    printFigure('node_sim_heartbeat_256_round_p99_ms', percentile(rounds, 99), ROUNDS);
+    printFigure('node_sim_heartbeat_256_heartbeats_per_s', (RUNNERS * 1000) / percentile(rounds, 50), ROUNDS);
   } finally {
     agent.destroy();
     await cleanup();

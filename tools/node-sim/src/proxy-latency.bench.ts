@@ -2,7 +2,8 @@
 // the runner and through `/apps/{rid}/session/{sid}/app/...`, sequentially over keep-alive connections.
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { httpCall, percentile, report, spawnBenchSim } from './testing/bench-helpers';
+import { percentile, printFigure } from '@sandbox/testing';
+import { httpCall, spawnBenchSim } from './testing/bench-helpers';
 
 const SECRET = 'bench-secret';
 const WARMUP = 300;
@@ -34,10 +35,18 @@ async function main(): Promise<void> {
     };
     const direct = await measure(agent, `http://127.0.0.1:${port}/ping`);
     const proxied = await measure(agent, `${session.app_url}/ping`);
-    report('node_sim_direct_latency_p50', percentile(direct, 50), 'ms');
-    report('node_sim_proxied_latency_p50', percentile(proxied, 50), 'ms');
-    report('node_sim_proxy_added_latency_p50', percentile(proxied, 50) - percentile(direct, 50), 'ms');
-    report('node_sim_proxy_added_latency_p99', percentile(proxied, 99) - percentile(direct, 99), 'ms');
+    printFigure('node_sim_direct_latency_p50_ms', percentile(direct, 50), SAMPLES);
+    printFigure('node_sim_proxied_latency_p50_ms', percentile(proxied, 50), SAMPLES);
+    printFigure(
+      'node_sim_proxy_added_latency_p50_ms',
+      percentile(proxied, 50) - percentile(direct, 50),
+      SAMPLES,
+    );
+    printFigure(
+      'node_sim_proxy_added_latency_p99_ms',
+      percentile(proxied, 99) - percentile(direct, 99),
+      SAMPLES,
+    );
   } finally {
     agent.destroy();
     await cleanup();

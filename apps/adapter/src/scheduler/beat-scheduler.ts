@@ -84,20 +84,25 @@ class SingleTimerScheduler implements BeatScheduler {
     });
   }
 
+  /**
+   * One pass over the waiting keys, called about twice per heartbeat: it collects only the due
+   * entries (usually one or two) and the next due time, so a pass allocates almost nothing however
+   * many runners wait.
+   */
   private pump(): void {
     if (this.stopped) return;
     const now = this.options.now();
-    const due = [...this.waiting.values()]
-      .filter((entry) => entry.dueAt <= now && !this.running.has(entry.key))
-      .sort((a, b) => a.dueAt - b.dueAt);
-    for (const entry of due) {
-      if (this.running.size >= this.options.maxConcurrent) break;
-      this.start(entry, now);
-    }
+    const due: Entry[] = [];
     let next = Number.POSITIVE_INFINITY;
     for (const entry of this.waiting.values()) {
       // Entries already due wait for a free slot or for their key's run to end; both pump again.
       if (entry.dueAt > now) next = Math.min(next, entry.dueAt);
+      else if (!this.running.has(entry.key)) due.push(entry);
+    }
+    if (due.length > 1) due.sort((a, b) => a.dueAt - b.dueAt);
+    for (const entry of due) {
+      if (this.running.size >= this.options.maxConcurrent) break;
+      this.start(entry, now);
     }
     this.arm(next, now);
   }

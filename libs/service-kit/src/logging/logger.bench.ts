@@ -1,5 +1,6 @@
 // Cost of one log line through the kit's redaction layers, written to an in-memory sink.
 // Run: node --import tsx libs/service-kit/src/logging/logger.bench.ts
+import { printFigure } from '@sandbox/testing';
 import { createLogger } from './logger';
 import { createSecretScrubber } from './secret-scrubber';
 
@@ -24,7 +25,7 @@ function bench(
   for (let i = 0; i < LINES; i += 1) log(logger, i);
   const micros = Number(process.hrtime.bigint() - started) / 1_000 / LINES;
   if (bytes === 0) throw new Error('nothing was written');
-  process.stdout.write(`${name}: ${micros.toFixed(2)} us/line\n`);
+  printFigure(`${name}_us`, micros, LINES);
 }
 
 class Credentials {

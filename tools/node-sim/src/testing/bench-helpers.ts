@@ -28,16 +28,6 @@ export function httpCall(
   });
 }
 
-export function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-/** Prints one `name: value unit` line, the benchmark output format. */
-export function report(name: string, value: number, unit: string): void {
-  process.stdout.write(`${name}: ${value.toFixed(3)} ${unit}\n`);
-}
-
 /** The simulator as a separate process on free loopback ports, with a throwaway bootstrap secret. */
 export async function spawnBenchSim(
   secret: string,

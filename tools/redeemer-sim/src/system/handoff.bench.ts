@@ -2,6 +2,7 @@
 // redeemer-sim): durable intake throughput, intake acknowledgement latency at 50 tickets/s, and
 // delivery throughput to the simulator. Run: node --import tsx tools/redeemer-sim/src/system/handoff.bench.ts
 import type { WinningTicket } from '@sandbox/protocol';
+import { percentile, printFigure } from '@sandbox/testing';
 import { Redis } from 'ioredis';
 import { startHandoffStack, type HandoffStack } from './handoff-stack';
 import { ticketFactory } from './ticket-factory';
@@ -68,9 +69,6 @@ async function undelivered(redis: Redis): Promise<number> {
   return received + delivering;
 }
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-
 // Deliveries are held back (one per minute) while intake is measured, so the figures are intake's own.
 const stack = await startHandoffStack({
   handoffEnv: { LOG_LEVEL: 'warn', DELIVERY_RATE_MAX: '1', DELIVERY_RATE_WINDOW_MS: '60000' },
@@ -87,10 +85,10 @@ try {
   );
 
   const throughput = await intakeThroughput(stack, bulk);
-  process.stdout.write(`handoff.intake.durable_throughput: ${throughput.toFixed(0)} tickets/s\n`);
+  printFigure('handoff_intake_durable_tickets_per_s', throughput, bulk.length);
   const latencies = await pacedLatencies(stack, paced);
-  process.stdout.write(`handoff.intake.ack_p50_at_50_per_s: ${percentile(latencies, 50).toFixed(1)} ms\n`);
-  process.stdout.write(`handoff.intake.ack_p99_at_50_per_s: ${percentile(latencies, 99).toFixed(1)} ms\n`);
+  printFigure('handoff_intake_ack_at_50_per_s_p50_ms', percentile(latencies, 50), latencies.length);
+  printFigure('handoff_intake_ack_at_50_per_s_p99_ms', percentile(latencies, 99), latencies.length);
 
   // Delivery: restart the handoff without the hold-back; count what it delivers in a fixed window.
   await stack.handoff().stop();
@@ -102,7 +100,7 @@ try {
   const delivered = backlog - (await undelivered(redis));
   await redis.quit();
   const seconds = (performance.now() - started) / 1_000;
-  process.stdout.write(`handoff.delivery.throughput_to_sim: ${(delivered / seconds).toFixed(0)} tickets/s\n`);
+  printFigure('handoff_delivery_to_sim_tickets_per_s', delivered / seconds, delivered);
 } finally {
   await stack.stop();
 }

@@ -1,0 +1,123 @@
+// The HTTP client for Node calls, measured: CPU per call and latency of heartbeat-sized POSTs over
+// keep-alive connections, for this library's node:http transport and for undici (`Pool#request` and
+// `request` through an `Agent`). The server runs in its own process so only the client's CPU counts;
+// transports take turns, twice each, and the lower CPU figure of the two turns is kept.
+// Run: node --import tsx libs/node-client/src/transport.bench.ts
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { percentile, printFigure } from '@sandbox/testing';
+import { Agent, Pool, request } from 'undici';
+import { createHttpTransport, type HttpTransport } from './http-transport';
+
+const CALLS = 20_000;
+const CONCURRENCY = 64;
+const BODY = JSON.stringify({
+  runner_id: 'bench-runner-0000000000',
+  runner_url: 'http://10.213.0.6:8080',
+  app: 'bench',
+  capacity: 4,
+  price_per_unit: 1000,
+  pixels_per_unit: 1,
+  session_ids: [],
+});
+const REPLY = JSON.stringify({ heartbeat_interval: '5s', heartbeat_ttl: '30s', session_ids: [] });
+
+const SERVER = `
+const server = require('node:http').createServer((req, res) => {
+  req.resume();
+  req.on('end', () => { res.setHeader('content-type', 'application/json'); res.end(${JSON.stringify(REPLY)}); });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));`;
+
+type Send = () => Promise<void>;
+
+function viaTransport(transport: HttpTransport, url: string): Send {
+  return async () => {
+    const answer = await transport({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', authorization: 'bench-secret' },
+      body: BODY,
+    });
+    if (answer.status !== 200 || answer.text.length === 0) throw new Error(`status ${answer.status}`);
+  };
+}
+
+function viaPool(pool: Pool): Send {
+  return async () => {
+    const { statusCode, body } = await pool.request({
+      method: 'POST',
+      path: '/runners/heartbeat',
+      headers: { 'content-type': 'application/json', authorization: 'bench-secret' },
+      body: BODY,
+    });
+    const text = await body.text();
+    if (statusCode !== 200 || text.length === 0) throw new Error(`status ${statusCode}`);
+  };
+}
+
+function viaRequest(agent: Agent, url: string): Send {
+  return async () => {
+    const { statusCode, body } = await request(url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json', authorization: 'bench-secret' },
+      body: BODY,
+    });
+    const text = await body.text();
+    if (statusCode !== 200 || text.length === 0) throw new Error(`status ${statusCode}`);
+  };
+}
+
+/** CPU µs per call (user + system) and per-call latencies, CONCURRENCY calls in flight. */
+async function measure(send: Send, calls: number): Promise<{ cpuUs: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const cpu = process.cpuUsage();
+  const lane = async () => {
+    while (next < calls) {
+      next += 1;
+      const started = performance.now();
+      await send();
+      latencies.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  const used = process.cpuUsage(cpu);
+  return { cpuUs: (used.user + used.system) / calls, latencies };
+}
+
+const server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+const [portLine] = (await once(server.stdout, 'data')) as [Buffer];
+const origin = `http://127.0.0.1:${portLine.toString().trim()}`;
+const url = `${origin}/runners/heartbeat`;
+const nodeHttp = createHttpTransport();
+const pool = new Pool(origin, { connections: CONCURRENCY });
+const agent = new Agent({ connections: CONCURRENCY });
+const clients: [name: string, send: Send][] = [
+  ['node_http', viaTransport(nodeHttp, url)],
+  ['undici_pool', viaPool(pool)],
+  ['undici_request', viaRequest(agent, url)],
+];
+try {
+  for (const [, send] of clients) await measure(send, 2_000);
+  const best = new Map<string, { cpuUs: number; latencies: number[] }>();
+  for (let turn = 0; turn < 2; turn += 1) {
+    for (const [name, send] of clients) {
+      const result = await measure(send, CALLS);
+      const kept = best.get(name);
+      if (kept === undefined || result.cpuUs < kept.cpuUs) best.set(name, result);
+    }
+  }
+  for (const [name, { cpuUs, latencies }] of best) {
+    printFigure(`node_client_${name}_cpu_per_call_us`, cpuUs, CALLS);
+    printFigure(`node_client_${name}_latency_p50_ms`, percentile(latencies, 50), latencies.length);
+    printFigure(`node_client_${name}_latency_p99_ms`, percentile(latencies, 99), latencies.length);
+  }
+} finally {
+  nodeHttp.close();
+  await pool.close();
+  await agent.close();
+  server.kill();
+}
