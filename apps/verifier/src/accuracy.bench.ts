@@ -5,7 +5,7 @@
 //   way out of the sandbox, back to back, three rounds (errors of the mean median and of the mean min): by netem when the kernel has sch_netem, else by the delay line
 //   (apps/verifier/bench/delay-line, NFQUEUE), which holds every packet leaving the sandbox 20 ms at the
 //   host end of the veth. The bench says which one it used, and compares against the delay the delay
-//   line really applied (20 ms plus its measured lateness), printing the nominal error too.
+//   line really applied (20 ms plus its median lateness), printing the nominal error too.
 // - Throughput: netem's or tbf's rate both ways. Both count whole frames while the verifier counts
 //   payload bytes at the receiver after the warm-up, so the honest truth is the link's goodput (rate ×
 //   payload per frame, accuracy/goodput.ts); the error against the raw rate is printed as well.
@@ -111,6 +111,7 @@ async function delayedLatency(link: InstanceLink, netem: boolean, dir: string, l
   }
   if (stats) {
     figure('verifier_delay_line_late_mean_ms', stats.meanLateMs, stats.packets);
+    figure('verifier_delay_line_late_median_ms', stats.medianLateMs, stats.packets);
     figure('verifier_delay_line_late_max_ms', stats.maxLateMs, stats.packets);
   }
   const added = (pick: (result: LatencyResult) => number) =>
@@ -120,7 +121,8 @@ async function delayedLatency(link: InstanceLink, netem: boolean, dir: string, l
     delayedMs: mean(rounds.map(({ delayed }) => delayed.medianMs)),
     addedMedianMs: added((result) => result.medianMs),
     addedMinMs: added((result) => result.minMs),
-    appliedMs: DELAY_MS + (stats?.meanLateMs ?? 0),
+    // The RTT figures are medians, so the delay they are held against adds the median lateness.
+    appliedMs: DELAY_MS + (stats?.medianLateMs ?? 0),
   };
 }
 

@@ -1,12 +1,13 @@
 // delay-line holds every packet of one netfilter queue (NFQUEUE) for a fixed time, then accepts it.
 // The kernel keeps each packet; only its verdict waits, so the packet leaves unchanged, in arrival
-// order, exactly `-delay` after it was queued (plus timer wake-up latency, which it reports). It is the
+// order, `-delay` after the kernel stamped its arrival (plus the verdict's lateness, which it reports). It is the
 // verifier accuracy bench's ground-truth delay where the kernel has no sch_netem; it is not netem.
 //
 //	delay-line -queue 4711 -delay 20ms
 //
-// It prints "ready" once bound, and on SIGTERM/SIGINT a summary: packets, mean and max lateness (how
-// much later than due the verdicts went out, which the bench adds to the delay it compares against).
+// It prints "ready" once bound, and on SIGTERM/SIGINT a summary: packets, and the mean, median and
+// max lateness (how much later than due the verdicts went out; the bench adds the median to the
+// delay it compares against).
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -27,6 +29,7 @@ const (
 	msgConfig        = 2
 	attrPacketHdr    = 1
 	attrVerdictHdr   = 2
+	attrTimestamp    = 4
 	attrCfgCmd       = 1
 	attrCfgParams    = 2
 	attrCfgMaxLen    = 3
@@ -50,6 +53,7 @@ func main() {
 	queue := flag.Uint("queue", 0, "netfilter queue number")
 	delay := flag.Duration("delay", 20*time.Millisecond, "how long every packet is held")
 	flag.Parse()
+	enableTimestamps()
 	fd, err := syscall.Socket(syscall.AF_NETLINK, syscall.SOCK_RAW, netlinkNetfilter)
 	check(err, "socket")
 	check(syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_RCVBUFFORCE, 16<<20), "rcvbuf")
@@ -62,7 +66,7 @@ func main() {
 	send(fd, msgConfig, q, attr(attrCfgMaxLen, be32(65536)))
 	line := make(chan held, 65536)
 	done := make(chan struct{})
-	stats := make(chan [3]int64, 1)
+	stats := make(chan []time.Duration, 1)
 	go release(fd, q, line, done, stats)
 	go receive(fd, *delay, line)
 	stop := make(chan os.Signal, 1)
@@ -70,12 +74,16 @@ func main() {
 	fmt.Println("ready")
 	<-stop
 	close(done)
-	s := <-stats
-	mean := time.Duration(0)
-	if s[0] > 0 {
-		mean = time.Duration(s[1] / s[0])
+	late := <-stats
+	slices.Sort(late)
+	var sum, median, worst time.Duration
+	for _, value := range late {
+		sum += value
 	}
-	fmt.Printf("packets=%d mean_late=%s max_late=%s\n", s[0], mean, time.Duration(s[2]))
+	if len(late) > 0 {
+		median, worst, sum = late[len(late)/2], late[len(late)-1], sum/time.Duration(len(late))
+	}
+	fmt.Printf("packets=%d mean_late=%s median_late=%s max_late=%s\n", len(late), sum, median, worst)
 }
 
 // receive queues every packet's id with its due time.
@@ -100,8 +108,13 @@ func receive(fd int, delay time.Duration, line chan<- held) {
 					os.Exit(1)
 				}
 			} else if kind == subsysQueue<<8|msgPacket {
-				if id, ok := packetID(buf[off+20 : off+size]); ok {
-					line <- held{id: id, due: now.Add(delay)}
+				id, arrived, ok := packetInfo(buf[off+20 : off+size])
+				// No stamp, or one not on the wall clock (TCP's departure times): from now.
+				if arrived.IsZero() || arrived.After(now) || now.Sub(arrived) > time.Second {
+					arrived = now
+				}
+				if ok {
+					line <- held{id: id, due: arrived.Add(delay)}
 				}
 			}
 			off += (size + 3) &^ 3
@@ -111,14 +124,14 @@ func receive(fd int, delay time.Duration, line chan<- held) {
 
 // release accepts each packet at its due time, in order (a fixed delay keeps arrival order), until
 // done; packets still held then are dropped by the kernel when the socket closes.
-func release(fd int, queue uint16, line <-chan held, done <-chan struct{}, stats chan<- [3]int64) {
-	var count, sum, worst int64
+func release(fd int, queue uint16, line <-chan held, done <-chan struct{}, stats chan<- []time.Duration) {
+	var late []time.Duration
 	for {
 		var packet held
 		select {
 		case packet = <-line:
 		case <-done:
-			stats <- [3]int64{count, sum, worst}
+			stats <- late
 			return
 		}
 		// The runtime's timers can wake a millisecond late, so sleep short and spin the rest.
@@ -127,27 +140,40 @@ func release(fd int, queue uint16, line <-chan held, done <-chan struct{}, stats
 		}
 		for time.Now().Before(packet.due) {
 		}
-		late := int64(time.Since(packet.due))
-		count, sum = count+1, sum+late
-		worst = max(worst, late)
+		late = append(late, time.Since(packet.due))
 		verdict := append(be32(nfAccept), be32(packet.id)...)
 		sendNoAck(fd, msgVerdict, queue, attr(attrVerdictHdr, verdict))
 	}
 }
 
-func packetID(attrs []byte) (uint32, bool) {
+// packetInfo reads the packet id and, when the kernel stamped the packet, when it arrived (so the
+// delay runs from the packet's arrival, not from when this process got to read it).
+func packetInfo(attrs []byte) (id uint32, arrived time.Time, ok bool) {
 	for off := 0; off+4 <= len(attrs); {
 		size := int(binary.LittleEndian.Uint16(attrs[off:]))
 		kind := binary.LittleEndian.Uint16(attrs[off+2:]) & 0x3fff
 		if size < 4 || off+size > len(attrs) {
-			return 0, false
+			break
 		}
-		if kind == attrPacketHdr && size >= 8 {
-			return binary.BigEndian.Uint32(attrs[off+4:]), true
+		switch {
+		case kind == attrPacketHdr && size >= 8:
+			id, ok = binary.BigEndian.Uint32(attrs[off+4:]), true
+		case kind == attrTimestamp && size >= 20:
+			sec := int64(binary.BigEndian.Uint64(attrs[off+4:]))
+			usec := int64(binary.BigEndian.Uint64(attrs[off+12:]))
+			arrived = time.Unix(sec, usec*1000)
 		}
 		off += (size + 3) &^ 3
 	}
-	return 0, false
+	return id, arrived, ok
+}
+
+// enableTimestamps keeps a socket with SO_TIMESTAMP open, which makes the kernel stamp every
+// received packet on arrival (and hand the stamp to the queue as NFQA_TIMESTAMP).
+func enableTimestamps() {
+	sock, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM, 0)
+	check(err, "timestamp socket")
+	check(syscall.SetsockoptInt(sock, syscall.SOL_SOCKET, syscall.SO_TIMESTAMP, 1), "SO_TIMESTAMP")
 }
 
 func attr(kind uint16, value []byte) []byte {

@@ -96,6 +96,7 @@ export async function clearShaping(link: InstanceLink): Promise<void> {
 export interface DelayLineStats {
   packets: number;
   meanLateMs: number;
+  medianLateMs: number;
   maxLateMs: number;
 }
 
@@ -149,12 +150,13 @@ export async function startDelayLine(link: InstanceLink, delayMs: number, dir: s
       await release();
       child.kill('SIGTERM');
       await exited;
-      const summary = /packets=(\d+) mean_late=(\S+) max_late=(\S+)/u.exec(out);
+      const summary = /packets=(\d+) mean_late=(\S+) median_late=(\S+) max_late=(\S+)/u.exec(out);
       if (!summary) throw new Error(`the delay line gave no summary: ${out.trim()}`);
       return {
         packets: Number(summary[1]),
         meanLateMs: durationMs(summary[2] ?? ''),
-        maxLateMs: durationMs(summary[3] ?? ''),
+        medianLateMs: durationMs(summary[3] ?? ''),
+        maxLateMs: durationMs(summary[4] ?? ''),
       };
     },
   };
