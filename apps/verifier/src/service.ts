@@ -27,7 +27,8 @@ import { createVerifierMetrics } from './ops/verifier-metrics';
 import type { Plan } from './plan/plan';
 import { buildReport, type ReportDeps } from './run/build-report';
 import { ReliabilityCounter } from './run/reliability';
-import { runEvaluation, type RunDeps } from './run/run-evaluation';
+import type { RunDeps } from './run/run-evaluation';
+import { runSession } from './run/run-session';
 import { createEvaluationStore, type EvaluationStore } from './store/evaluation-store';
 
 /** This build's version, written into every report. */
@@ -135,7 +136,8 @@ function evaluationHandler(
     logger,
     wallNow: parts.wallNow,
     scheduleJitterMs: config.SCHEDULE_JITTER_MS,
-    run: (job) => runEvaluation(job, runDeps),
+    run: (job, count, onRecord) => runSession(job, count, runDeps, onRecord),
+    evaluationsPerSession: config.EVALUATIONS_PER_SESSION,
     buildReport: (record) => buildReport(record, reportDeps),
     discover: (app) =>
       discoverRunners(
