@@ -16,7 +16,6 @@ import {
   canRunSandbox,
   createLocalDriver,
   runCommand,
-
   waitForReady,
   type RuntimeCandidate,
 } from '@sandbox/sandbox-local';
