@@ -11,11 +11,10 @@ import {
   EXAMPLE_APP,
   bundleNodeApp,
   createLocalDriver,
-  measureRequestsPerSecond,
   systemClock,
   waitForReady,
 } from '@sandbox/sandbox-local';
-import { findFreePort } from '@sandbox/testing';
+import { findFreePort, measureRequestsPerSecond } from '@sandbox/testing';
 import { pino } from 'pino';
 import { DEBIAN_RUNSC, chooseLocalRuntime } from './drivers/local-runtime-choice';
 import { createLocalRuntime } from './drivers/local-runtime';

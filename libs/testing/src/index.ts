@@ -7,3 +7,4 @@ export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
 export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-process';
 export { parentEnv } from './config';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
+export { measureRequestsPerSecond, type LoadClock, type LoadOptions } from './http-load';
