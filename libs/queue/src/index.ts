@@ -15,6 +15,8 @@ export {
   DurabilityUnavailableError,
   DurableWriteTimeoutError,
   JobDataError,
+  QueueError,
+  QueueUnavailableError,
   RedisPreflightError,
 } from './errors';
 export { findSecretKeyPaths, parseJobData } from './job-data';
