@@ -72,3 +72,14 @@ export async function startStack({ ports, env }: StackOptions): Promise<StackPro
   }
   return stack;
 }
+
+/** Starts the stack with every member on a port from `freePort` (the test library's `findFreePort`). */
+export async function startStackOnFreePorts(
+  freePort: () => Promise<number>,
+  env: Record<string, string>,
+): Promise<StackProcess> {
+  const ports = Object.fromEntries(
+    await Promise.all(PORT_VARIABLES.map(async (name) => [name, await freePort()] as const)),
+  ) as StackOptions['ports'];
+  return startStack({ ports, env });
+}
