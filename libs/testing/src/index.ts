@@ -8,3 +8,4 @@ export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-pr
 export { parentEnv } from './config';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
 export { measureRequestsPerSecond, type LoadClock, type LoadOptions } from './http-load';
+export { RFC8032_PUBLIC_KEY, RFC8032_SECRET_KEY, sampleEvaluationReport } from './sample-evaluation-report';
