@@ -55,6 +55,13 @@ export {
   type MappedError,
 } from './http/error-middleware';
 export { INVALID_REQUEST_MESSAGE, validate } from './http/validate';
+export {
+  buildOpenApiDocument,
+  openApiRouter,
+  type OpenApiComponent,
+  type OpenApiDocumentOptions,
+  type OpenApiParts,
+} from './http/openapi';
 export { createHttpApp, type CreateHttpAppOptions } from './http/create-http-app';
 export { boundPort, closeServer, listen, type CloseServerOptions, type ListenOptions } from './http/listen';
 export { delay, realSchedule, type Schedule } from './lifecycle/timers';
