@@ -9,7 +9,7 @@ import { ensureSdkVenv, waitFor } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { startStack, type StackProcess } from './stack-process';
+import { startStack, type StackProcess } from '@sandbox/testing';
 
 const APP = 'echo';
 const isRoot = process.getuid?.() === 0;
@@ -38,7 +38,10 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
   beforeAll(async () => {
     const image = await ensureExampleAppImage();
     python = ensureSdkVenv();
-    stack = await startStack({ INSTANCE_PREFIX: 'esy', INSTANCE_SUBNET: '10.219.0.0/24' });
+    stack = await startStack({
+      env: { INSTANCE_PREFIX: 'esy', INSTANCE_SUBNET: '10.219.0.0/24' },
+      readyTimeoutMs: 120_000,
+    });
     const spec = {
       image,
       port: 8080,

@@ -2,13 +2,12 @@
 // restart of the Node simulator through the stack's supervisor, as an operator's drain would.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DrainRecordSchema } from '@sandbox/protocol';
-import { findFreePort } from '@sandbox/testing';
+import { startStack, type StackProcess } from '@sandbox/testing';
 import { readFileSync } from 'node:fs';
 import { drainControllerRoutes } from './client/drain-controller.routes';
 import { cliEnvironment } from './__fixtures__/cli-env';
 import { runWith, type CliRun } from './__fixtures__/memory-io';
 import { compareWithOpenApi } from './__fixtures__/openapi-compare';
-import { startStackOnFreePorts, type StackProcess } from './__fixtures__/stack-process';
 
 let stack: StackProcess;
 let cli: ReturnType<typeof cliEnvironment>;
@@ -19,12 +18,10 @@ const json = (result: CliRun): unknown => JSON.parse(result.stdout);
 beforeAll(async () => {
   // A prefix and subnet of its own, so its namespaces and chains never meet another test's.
   const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
     INSTANCE_PREFIX: 'sdr',
     INSTANCE_SUBNET: '10.222.0.0/24',
   };
-  stack = await startStackOnFreePorts(findFreePort, env);
+  stack = await startStack({ env: { ...env, LOG_LEVEL: 'warn' }, keepChars: 50_000 });
   cli = cliEnvironment(stack);
 }, 400_000);
 

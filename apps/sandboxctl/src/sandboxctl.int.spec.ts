@@ -15,7 +15,7 @@ import {
   TicketListResponseSchema,
 } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
-import { findFreePort } from '@sandbox/testing';
+import { findFreePort, startStack, type StackProcess } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +24,6 @@ import { instanceManagerRoutes } from './client/instance-manager.routes';
 import { compareWithOpenApi } from './__fixtures__/openapi-compare';
 import { cliEnvironment, exampleManifest } from './__fixtures__/cli-env';
 import { runWith, type CliRun } from './__fixtures__/memory-io';
-import { startStackOnFreePorts, type StackProcess } from './__fixtures__/stack-process';
 
 const isRoot = process.getuid?.() === 0;
 const describeAsRoot = isRoot ? describe : describe.skip;
@@ -50,14 +49,12 @@ beforeAll(async () => {
   if (isRoot) image = await ensureExampleAppImage();
   // A prefix and subnet of its own, so its namespaces and chains never meet another test's.
   const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
     INSTANCE_PREFIX: 'sct',
     INSTANCE_SUBNET: '10.221.0.0/24',
     // Paid mode: Node refuses unpriced runners, which apply --wait must report.
     NODE_SIM_PAID: 'true',
   };
-  stack = await startStackOnFreePorts(findFreePort, env);
+  stack = await startStack({ env: { ...env, LOG_LEVEL: 'warn' }, keepChars: 50_000 });
   cli = cliEnvironment(stack);
 }, 400_000);
 

@@ -9,3 +9,10 @@ export { parentEnv } from './config';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
 export { measureRequestsPerSecond, type LoadClock, type LoadOptions } from './http-load';
 export { RFC8032_PUBLIC_KEY, RFC8032_SECRET_KEY, sampleEvaluationReport } from './sample-evaluation-report';
+export {
+  startStack,
+  STACK_PORT_VARIABLES,
+  type StackPortVariable,
+  type StackProcess,
+  type StartStackOptions,
+} from './stack-process';
