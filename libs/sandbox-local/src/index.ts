@@ -39,8 +39,13 @@ export {
 } from './runsc/runsc-build';
 export { chooseRuntime, type RuntimeCandidate } from './runsc/runtime-choice';
 export { findCachedRunsc } from './runsc/runsc-cache';
-export { ensureExampleAppImage, EXAMPLE_APP } from './images/example-app-image';
-export { ensureEvalResponderImage, EVAL_RESPONDER } from './images/eval-responder-image';
+export {
+  ensureEvalResponderImage,
+  ensureExampleAppImage,
+  EVAL_RESPONDER,
+  EXAMPLE_APP,
+  type RepositoryApp,
+} from './images/repository-apps';
 export type { ImageArchive, ImageRuntimeConfig } from './images/image-archive';
 export { directoryAssets } from './images/rootfs-layout';
 export type { RootfsFile } from './images/rootfs-layout';
