@@ -28,6 +28,7 @@ export {
   type Producer,
   type ProducerDeps,
 } from './producer';
+export { orRedisUnavailable } from './redis-unavailable';
 export { openRedisPair, type RedisPair, type RedisPairDeps } from './redis-pair';
 export type { RedisCommandClient } from './redis-info';
 export {
