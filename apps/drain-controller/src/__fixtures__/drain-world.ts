@@ -4,6 +4,7 @@ import { INSTANCE_EVENTS_QUEUE, type DrainRecord, type RunnersResponse } from '@
 import { createProducer, createRedisConnection, type Producer } from '@sandbox/queue';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { waitFor } from '@sandbox/testing';
 import { pino } from 'pino';
 import type { DrainParts } from '../service';
 import type { SupervisedSim } from './processes';
@@ -11,14 +12,8 @@ import type { SseBackend } from './sse-backend';
 import { drainControllerEnv, startInProcessController } from './world-controller';
 import { startWorldMembers } from './world-members';
 
-/** The test library's helpers, passed in by the spec (fixtures may not import test-only libraries). */
+/** What the spec gives the world. */
 export interface TestKit {
-  startRedis(): Promise<RedisFixture>;
-  findFreePort(): Promise<number>;
-  waitFor<T>(
-    predicate: () => T | Promise<T>,
-    options: { description: string; timeoutMs?: number; intervalMs?: number },
-  ): Promise<NonNullable<T>>;
   /** PATH and HOME for the children (nothing else is inherited). */
   baseEnv: Record<string, string>;
   /** The management tokens (`createTestAccess()`): their files for every service, headers for calls. */
@@ -57,6 +52,8 @@ export interface DrainWorld {
   now(): number;
   /** Publishes `instance-ready` for each id (app `echo`, persistent, capacity 4) to the adapter. */
   addInstances(ids: string[]): Promise<void>;
+  /** {@link addInstances}, then waits until the adapter shows exactly these runners, all registered. */
+  registerInstances(ids: string[]): Promise<void>;
   runners(): Promise<RunnersResponse>;
   startController(env?: Record<string, string>): Promise<RunningController>;
   /** The controller environment as main.ts would read it (for child-process controllers). */
@@ -89,7 +86,7 @@ export async function startDrainWorld(
   const controllers = new Set<RunningController>();
   const controllerEnv = (env: Record<string, string> = {}) => drainControllerEnv(members, kit, env);
 
-  return {
+  const world: DrainWorld = {
     redis,
     sim,
     backend,
@@ -113,6 +110,16 @@ export async function startDrainWorld(
         });
       }
     },
+    async registerInstances(ids) {
+      await world.addInstances(ids);
+      await waitFor(
+        async () => {
+          const { runners } = await world.runners();
+          return runners.length === ids.length && runners.every((runner) => runner.state === 'registered');
+        },
+        { description: 'every instance registered', timeoutMs: 30_000 },
+      );
+    },
     async runners() {
       const response = await fetch(`${adapterUrl}/v1/runners`, { headers: kit.access.headers('read') });
       return (await response.json()) as RunnersResponse;
@@ -129,7 +136,7 @@ export async function startDrainWorld(
       return running;
     },
     async waitPhase(controllerUrl, id, phases, timeoutMs = 30_000) {
-      return kit.waitFor(
+      return waitFor(
         async () => {
           const response = await fetch(`${controllerUrl}/v1/drains/${id}`, {
             headers: kit.access.headers('read'),
@@ -153,4 +160,5 @@ export async function startDrainWorld(
       await members.stop();
     },
   };
+  return world;
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findFreePort, startRedis, waitFor } from '@sandbox/testing';
 import type { RedisFixture, TestKit } from './drain-world';
 import { ADAPTER_MAIN, spawnChild, startSupervisedSim, type Child, type SupervisedSim } from './processes';
 import { startSseBackend, type SseBackend } from './sse-backend';
@@ -38,13 +39,9 @@ export async function startWorldMembers(
   const secretFile = join(dir, 'bootstrap-secret');
   const secret = `canary-bootstrap-${randomBytes(12).toString('hex')}`;
   await writeFile(secretFile, secret, { mode: 0o600 });
-  const redis = await kit.startRedis();
+  const redis = await startRedis();
   const backend = await startSseBackend();
-  const [port, metricsPort, adapterPort] = [
-    await kit.findFreePort(),
-    await kit.findFreePort(),
-    await kit.findFreePort(),
-  ];
+  const [port, metricsPort, adapterPort] = [await findFreePort(), await findFreePort(), await findFreePort()];
   const sim = startSupervisedSim({
     stateDir: join(dir, 'node-sim'),
     ...{ port, metricsPort, secretFile, baseEnv: kit.baseEnv },
@@ -67,7 +64,7 @@ export async function startWorldMembers(
     }
   };
   const ready = (url: string, description: string) =>
-    orCleanUp(kit.waitFor(httpReady(url), { description, timeoutMs: 60_000, intervalMs: 100 }));
+    orCleanUp(waitFor(httpReady(url), { description, timeoutMs: 60_000, intervalMs: 100 }));
   await ready(`${sim.metricsUrl}/readyz`, 'node-sim ready');
   const adapterEnv = childEnv({
     ...kit.access.env,
