@@ -1,19 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
-import type { RedisFixture } from '@sandbox/testing';
+import { describe, expect, it } from '@jest/globals';
+import { waitFor } from '@sandbox/testing';
 import { reusableSpec, singleSessionSpec } from './domain/spec-fixtures.fixture';
-import { controllerTestbed, readyIds } from './test-support/controller-testbed.fixture';
+import { readyIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
 
-let redis: RedisFixture;
-const testbed = controllerTestbed(() => redis.url, uniquePrefix);
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(() => testbed.cleanup());
-afterAll(async () => {
-  await redis.stop();
-});
+const testbed = useControllerTestbed();
 const { setup } = testbed;
 
 // The controllers on a real Redis with an in-memory host: pools, sessions, scaling, deletion.

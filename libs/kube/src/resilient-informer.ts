@@ -59,6 +59,27 @@ export interface ResilientInformer<T> {
 
 type Verb = 'add' | 'update' | 'delete';
 
+function withDefaults<T>(options: ResilientInformerOptions<T>) {
+  return {
+    schedule: options.schedule ?? realSchedule,
+    now: options.now ?? Date.now,
+    random: options.random ?? Math.random,
+    silenceMs: options.silenceMs ?? 300_000,
+    initialBackoff: options.initialBackoffMs ?? 1_000,
+    maxBackoff: options.maxBackoffMs ?? 30_000,
+  };
+}
+
+/** Objects of the previous cache that the replacement's list no longer has. */
+function vanished<T>(
+  previous: InformerSource<T>,
+  next: InformerSource<T>,
+  keyOf: (object: T) => string,
+): T[] {
+  const present = new Set(next.list().map(keyOf));
+  return previous.list().filter((object) => !present.has(keyOf(object)));
+}
+
 /**
  * Wraps client-node's informer, which stops for good on any error other than 410 Gone: restarts it
  * with capped, jittered exponential backoff, relists after `silenceMs` without object events, and
@@ -66,12 +87,7 @@ type Verb = 'add' | 'update' | 'delete';
  * object vanished). Objects missing from the new list are reported as deleted.
  */
 export function createResilientInformer<T>(options: ResilientInformerOptions<T>): ResilientInformer<T> {
-  const schedule = options.schedule ?? realSchedule;
-  const now = options.now ?? Date.now;
-  const random = options.random ?? Math.random;
-  const silenceMs = options.silenceMs ?? 300_000;
-  const initialBackoff = options.initialBackoffMs ?? 1_000;
-  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  const { schedule, now, random, silenceMs, initialBackoff, maxBackoff } = withDefaults(options);
   const logger = options.logger;
   const callbacks: Record<Verb, ((object: T) => void)[]> = { add: [], update: [], delete: [] };
   let generation = 0;
@@ -92,9 +108,9 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
   const swap = (source: InformerSource<T>) => {
     const previous = active;
     active = source;
-    if (!previous || previous === source) return;
-    const present = new Set(source.list().map(options.keyOf));
-    for (const object of previous.list()) if (!present.has(options.keyOf(object))) emit('delete', object);
+    if (previous && previous !== source) {
+      for (const object of vanished(previous, source, options.keyOf)) emit('delete', object);
+    }
   };
 
   const armWatchdog = () => {
