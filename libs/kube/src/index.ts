@@ -12,11 +12,10 @@ export {
   type AppNetworkPolicyInput,
   type OrchestratorSelector,
 } from './network-policy.builder';
-export { networkPolicyDrifted } from './network-policy-drift';
+export { networkPolicyApplyBody, networkPolicyDrifted } from './network-policy-drift';
 export { isPodReady, podIdentity, podInstanceUrl, podRuntimeState, type PodRuntimeState } from './pod-status';
 export {
   createResilientInformer,
-  type InformerSchedule,
   type InformerSource,
   type ResilientInformer,
   type ResilientInformerOptions,

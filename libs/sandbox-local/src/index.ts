@@ -36,7 +36,7 @@ export {
   type RunscBuild,
   type RunscBuildOptions,
 } from './runsc/runsc-build';
-export { chooseRuntime, type RuntimeCandidate } from './runsc/runtime-choice';
+export { canRunSandbox, chooseRuntime, type RuntimeCandidate } from './runsc/runtime-choice';
 export { findCachedRunsc } from './runsc/runsc-cache';
 export {
   ensureEvalResponderImage,
@@ -46,5 +46,5 @@ export {
   type RepositoryApp,
 } from './images/repository-apps';
 export type { ImageArchive, ImageRuntimeConfig } from './images/image-archive';
-export { directoryAssets } from './images/rootfs-layout';
+export { directoryAssets, IMAGE_NODE_PATH } from './images/rootfs-layout';
 export type { RootfsFile } from './images/rootfs-layout';

@@ -2,7 +2,7 @@
 // (`taskset`) apart from the server it measures. Usage: load-generator.main.ts HOST PORT PATH
 // CONNECTIONS WARMUP_MS DURATION_MS. Prints `measuring` when the counted window starts (after the
 // warm-up, so the caller can read the server's CPU time there) and `rps <requests/s>` at its end.
-import { measureRequestsPerSecond } from '@sandbox/sandbox-local';
+import { measureRequestsPerSecond } from '@sandbox/testing';
 import { monotonicClock } from '@sandbox/service-kit/clock';
 
 const [
