@@ -24,16 +24,14 @@ import { registerRunner, startPaidNodeSim } from './__fixtures__/processes';
 import { errorPercent, expectedGoodput } from './accuracy/goodput';
 import { containerCpuSeconds, cpuPressurePercent, stepInSession } from './accuracy/step-in-session';
 import { measureHashRate } from './plan/hash.step';
-import { measureLatency, type LatencyResult } from './plan/latency.step';
+import { measureLatency } from './plan/latency.step';
+import { DELAY_MS, delayedLatency, LATENCY_ROUNDS, type Latency } from './accuracy/latency-ground-truth';
 import {
-  addNetemDelay,
   clearShaping,
   hasNetem,
   instanceLink,
   linkMtu,
   shapeRate,
-  startDelayLine,
-  type DelayLineStats,
   type InstanceLink,
 } from './accuracy/link-shaping';
 import { nativeHashRate } from './accuracy/native-hash-rate';
@@ -44,9 +42,7 @@ import type { RunRecord } from './run/run-record';
 
 const PREFIX = 'vab';
 const BOOTSTRAP = 'accuracy-bench-bootstrap-secret';
-const DELAY_MS = 20;
 const RATES_MBIT = [50, 200];
-const LATENCY_ROUNDS = 3;
 const PLAN: Plan = {
   latencyProbes: 20,
   transferSeconds: 10,
@@ -60,71 +56,10 @@ const logger = pino({ level: 'silent' });
 /** A comment line: how the figures were obtained (`npm run bench` shows it, never as a figure). */
 const note = (text: string) => void process.stdout.write(`# ${text}\n`);
 type Evaluate = (label: string) => Promise<RunRecord>;
-type Latency = () => Promise<LatencyResult>;
 /** The hash step alone, with the sandbox's hashes per wall-clock second and per CPU second it used. */
 type SandboxHash = () => Promise<{ wall: number; cpu: number | undefined }>;
 
 const medianRtt = (record: RunRecord) => record.results.latency?.medianMs ?? Number.NaN;
-
-/** Switches the ground-truth delay on and off; `stop` ends it and says how late it was. */
-interface DelaySwitch {
-  engage(): Promise<void>;
-  release(): Promise<void>;
-  stop(): Promise<DelayLineStats | undefined>;
-}
-
-async function delaySwitch(link: InstanceLink, netem: boolean, dir: string): Promise<DelaySwitch> {
-  if (netem) {
-    note(`latency ground truth: netem delay ${DELAY_MS}ms on the inside end of the veth`);
-    return {
-      engage: () => addNetemDelay(link, DELAY_MS),
-      release: () => clearShaping(link),
-      stop: async () => undefined,
-    };
-  }
-  note(
-    `latency ground truth: no sch_netem in this kernel; delay line (NFQUEUE verdicts held ${DELAY_MS} ms ` +
-      'at the host end of the veth, every packet leaving the sandbox), not netem',
-  );
-  return startDelayLine(link, DELAY_MS, dir);
-}
-
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-
-/**
- * The latency step alone, unshaped and then through the ground-truth delay, back to back, for
- * `LATENCY_ROUNDS` rounds (the host's noise moves a 20-sample median by a millisecond or more).
- */
-async function delayedLatency(link: InstanceLink, netem: boolean, dir: string, latency: Latency) {
-  const delay = await delaySwitch(link, netem, dir);
-  const rounds: { base: LatencyResult; delayed: LatencyResult }[] = [];
-  let stats: DelayLineStats | undefined;
-  try {
-    for (let round = 0; round < LATENCY_ROUNDS; round += 1) {
-      const base = await latency();
-      await delay.engage();
-      const delayed = await latency().finally(() => delay.release());
-      rounds.push({ base, delayed });
-    }
-  } finally {
-    stats = await delay.stop();
-  }
-  if (stats) {
-    figure('verifier_delay_line_late_mean_ms', stats.meanLateMs, stats.packets);
-    figure('verifier_delay_line_late_median_ms', stats.medianLateMs, stats.packets);
-    figure('verifier_delay_line_late_max_ms', stats.maxLateMs, stats.packets);
-  }
-  const added = (pick: (result: LatencyResult) => number) =>
-    mean(rounds.map(({ base, delayed }) => pick(delayed) - pick(base)));
-  return {
-    baseMs: mean(rounds.map(({ base }) => base.medianMs)),
-    delayedMs: mean(rounds.map(({ delayed }) => delayed.medianMs)),
-    addedMedianMs: added((result) => result.medianMs),
-    addedMinMs: added((result) => result.minMs),
-    // The RTT figures are medians, so the delay they are held against adds the median lateness.
-    appliedMs: DELAY_MS + (stats?.medianLateMs ?? 0),
-  };
-}
 
 /** Both directions at one rate; returns the goodput errors (download, upload). */
 async function rateRun(link: InstanceLink, rate: number, netem: boolean, mtu: number, evaluate: Evaluate) {
@@ -195,6 +130,12 @@ async function bench(
   figure('verifier_upload_unshaped_mbit_per_s', base.results.upload?.megabitsPerSecond ?? Number.NaN, 1);
 
   const rtt = await delayedLatency(link, netem, dir, steps.latency);
+  if (rtt.delayLine) {
+    const { meanLateMs, medianLateMs, maxLateMs, packets } = rtt.delayLine;
+    figure('verifier_delay_line_late_mean_ms', meanLateMs, packets);
+    figure('verifier_delay_line_late_median_ms', medianLateMs, packets);
+    figure('verifier_delay_line_late_max_ms', maxLateMs, packets);
+  }
   const samples = LATENCY_ROUNDS * PLAN.latencyProbes;
   figure('verifier_rtt_baseline_median_ms', rtt.baseMs, samples);
   figure('verifier_rtt_delayed_median_ms', rtt.delayedMs, samples);

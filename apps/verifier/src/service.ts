@@ -24,7 +24,7 @@ import { syncSchedules } from './jobs/schedules';
 import { discoverRunners } from './node/discovery';
 import { createSignerClient } from './node/signer-client';
 import { createVerifierMetrics } from './ops/verifier-metrics';
-import type { Plan } from './plan/plan';
+import { planOf } from './plan/plan-of-config';
 import { buildReport, type ReportDeps } from './run/build-report';
 import { ReliabilityCounter } from './run/reliability';
 import type { RunDeps } from './run/run-evaluation';
@@ -55,18 +55,6 @@ function readSecrets(config: VerifierConfig, context: ServiceContext<VerifierCon
   if (!/^[0-9a-f]{64}$/u.test(keyHex))
     throw new Error('SIGNING_KEY_FILE must hold 64 lowercase hex characters');
   return { credential, key: reportSigningKey(keyHex) };
-}
-
-function planOf(config: VerifierConfig): Plan {
-  return {
-    latencyProbes: config.LATENCY_PROBES,
-    transferSeconds: config.TRANSFER_SECONDS,
-    warmupSeconds: config.WARMUP_SECONDS,
-    maxTransferBytes: config.MAX_TRANSFER_BYTES,
-    hashShares: config.HASH_SHARES,
-    hashDifficultyBits: config.HASH_DIFFICULTY_BITS,
-    runTimeoutMs: config.RUN_TIMEOUT_MS,
-  };
 }
 
 /** Three connections: fail-fast for the API and producer, patient for the worker and the store's writes. */

@@ -81,6 +81,33 @@ function vanished<T>(
 }
 
 /**
+ * What the informer serves: the listed cache, with the newer objects of a replacement that is still
+ * listing laid over it (so a handler of the replacement's events reads what the event reported).
+ */
+function servedObjects<T>(
+  active: InformerSource<T> | undefined,
+  current: InformerSource<T> | undefined,
+  keyOf: (object: T) => string,
+): readonly T[] {
+  const served = active?.list() ?? [];
+  if (!current || current === active) return served;
+  const merged = new Map(served.map((object) => [keyOf(object), object]));
+  for (const object of current.list()) merged.set(keyOf(object), object);
+  return [...merged.values()];
+}
+
+/** The handlers registered per verb, and their dispatch. */
+function eventCallbacks<T>() {
+  const callbacks: Record<Verb, ((object: T) => void)[]> = { add: [], update: [], delete: [] };
+  return {
+    on: (verb: Verb, callback: (object: T) => void) => void callbacks[verb].push(callback),
+    emit: (verb: Verb, object: T) => {
+      for (const callback of callbacks[verb]) callback(object);
+    },
+  };
+}
+
+/**
  * Wraps client-node's informer, which stops for good on any error other than 410 Gone: restarts it
  * with capped, jittered exponential backoff, relists after `silenceMs` without object events, and
  * keeps serving the previous cache until a replacement has listed (so a restart never looks like every
@@ -89,7 +116,7 @@ function vanished<T>(
 export function createResilientInformer<T>(options: ResilientInformerOptions<T>): ResilientInformer<T> {
   const { schedule, now, random, silenceMs, initialBackoff, maxBackoff } = withDefaults(options);
   const logger = options.logger;
-  const callbacks: Record<Verb, ((object: T) => void)[]> = { add: [], update: [], delete: [] };
+  const { on, emit } = eventCallbacks<T>();
   let generation = 0;
   let current: InformerSource<T> | undefined;
   let active: InformerSource<T> | undefined;
@@ -101,16 +128,11 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
   let pending: { cancel(): void } | undefined;
   let watchdog: { cancel(): void } | undefined;
 
-  const emit = (verb: Verb, object: T) => {
-    for (const callback of callbacks[verb]) callback(object);
-  };
-
   const swap = (source: InformerSource<T>) => {
     const previous = active;
     active = source;
-    if (previous && previous !== source) {
-      for (const object of vanished(previous, source, options.keyOf)) emit('delete', object);
-    }
+    if (!previous || previous === source) return;
+    for (const object of vanished(previous, source, options.keyOf)) emit('delete', object);
   };
 
   const armWatchdog = () => {
@@ -178,7 +200,7 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
   };
 
   return {
-    on: (verb, callback) => void callbacks[verb].push(callback),
+    on,
     start() {
       if (!stopped) return;
       stopped = false;
@@ -193,13 +215,7 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
       await Promise.all([...sources].map((source) => source.stop().catch(() => undefined)));
     },
     synced: () => hasSynced,
-    list: () => {
-      const served = active?.list() ?? [];
-      if (!current || current === active) return served;
-      const merged = new Map(served.map((object) => [options.keyOf(object), object]));
-      for (const object of current.list()) merged.set(options.keyOf(object), object);
-      return [...merged.values()];
-    },
+    list: () => servedObjects(active, current, options.keyOf),
     get: (name, namespace) => current?.get(name, namespace) ?? active?.get(name, namespace),
     restarts: () => restartCount,
   };
