@@ -2,7 +2,7 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
 // Who may import whom (STYLE.md, "Layout and boundaries"). Test-only libraries (type:testing) are
-// allowed from spec and bench files, e2e and dev tools, never from production code.
+// allowed from spec and bench files, their fixtures, e2e and dev tools, never from production code.
 const production = [
   { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [], allowedExternalImports: ['zod'] },
   { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:protocol', 'type:infra'] },
@@ -16,6 +16,16 @@ const inTests = production.map((rule) =>
     ? { ...rule, allowedExternalImports: [...rule.allowedExternalImports, '@jest/globals'] }
     : { ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'type:testing'])] },
 );
+// Size limits (STYLE.md: files about 200 lines, functions about 40). Counted without blank lines and
+// comments. Specs hold many cases and may be longer; their test bodies are not functions to split.
+const sourceSize = {
+  'max-lines': ['error', { max: 200, skipBlankLines: true, skipComments: true }],
+  'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true, IIFEs: true }],
+};
+const specSize = {
+  'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+  'max-lines-per-function': 'off',
+};
 const boundaries = (depConstraints) => [
   'error',
   { enforceBuildableLibDependency: false, allowCircularSelfDependency: false, depConstraints },
@@ -41,10 +51,20 @@ export default [
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      ...sourceSize,
     },
   },
+  { files: ['**/*.spec.ts'], rules: specSize },
   {
-    files: ['**/*.spec.ts', '**/*.bench.ts', 'e2e/**/*.ts', 'libs/testing/**/*.ts'],
+    // Fixtures (`__fixtures__/`, `test-support/`) are test code too: only specs and benches import them.
+    files: [
+      '**/*.spec.ts',
+      '**/*.bench.ts',
+      '**/__fixtures__/**/*.ts',
+      '**/test-support/**/*.ts',
+      'e2e/**/*.ts',
+      'libs/testing/**/*.ts',
+    ],
     rules: { '@nx/enforce-module-boundaries': boundaries(inTests) },
   },
   {

@@ -6,11 +6,10 @@
 // timestamps: the instance record's createdAt and readyAt, and the adapter's first successful call.
 import { DiscoveryResponseSchema, InstanceListSchema, RunnersResponseSchema } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
-import { percentile, printFigure, waitFor } from '@sandbox/testing';
+import { percentile, printFigure, startStack, waitFor, type StackProcess } from '@sandbox/testing';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { chosenRuntime, floorSample } from './runsc-floor';
-import { startStack, type StackProcess } from './stack-process';
 
 // `--samples=2` for a quick check of the bench itself; the figures are quoted from 20.
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '20' } } });
@@ -139,8 +138,7 @@ function report(samples: Sample[], floor: number[]): void {
 if (process.getuid?.() !== 0) throw new Error('create-to-discovery needs root (the local driver)');
 const image = await ensureExampleAppImage();
 const stack = await startStack({
-  INSTANCE_PREFIX: 'ecd',
-  INSTANCE_SUBNET: `10.219.${randomInt(64, 248)}.0/24`,
+  env: { INSTANCE_PREFIX: 'ecd', INSTANCE_SUBNET: `10.219.${randomInt(64, 248)}.0/24` },
 });
 try {
   const runtime = chosenRuntime(stack.output());

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { refusesConnections, startStack, type StackProcess } from './stack-process';
+import { startStack, type StackProcess } from '@sandbox/testing';
+import { refusesConnections } from './port-probe';
 
 let stack: StackProcess;
 const isRoot = process.getuid?.() === 0;
@@ -12,9 +13,12 @@ const isRoot = process.getuid?.() === 0;
 beforeAll(async () => {
   // Paid mode wires the winning-ticket path: node-sim outbox → redemption-handoff → redeemer-sim.
   stack = await startStack({
-    NODE_SIM_PAID: 'true',
-    INSTANCE_PREFIX: 'est',
-    INSTANCE_SUBNET: '10.218.0.0/24',
+    env: {
+      NODE_SIM_PAID: 'true',
+      INSTANCE_PREFIX: 'est',
+      INSTANCE_SUBNET: '10.218.0.0/24',
+    },
+    readyTimeoutMs: 120_000,
   });
 });
 

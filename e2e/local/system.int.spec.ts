@@ -5,13 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { InstanceListSchema } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
-import { ensureSdkVenv, waitFor } from '@sandbox/testing';
+import { ensureSdkVenv, startStack, waitFor, type StackProcess } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { parseSteps } from '../k3d/sdk-client-pod';
 import { declareApp, discoveredRunners as runnersOf, exampleAppSpec } from '../k3d/system-flow';
-import { startStack, type StackProcess } from './stack-process';
 
 const APP = 'echo';
 const isRoot = process.getuid?.() === 0;
@@ -37,7 +36,10 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
   beforeAll(async () => {
     const image = await ensureExampleAppImage();
     python = ensureSdkVenv();
-    stack = await startStack({ INSTANCE_PREFIX: 'esy', INSTANCE_SUBNET: '10.219.0.0/24' });
+    stack = await startStack({
+      env: { INSTANCE_PREFIX: 'esy', INSTANCE_SUBNET: '10.219.0.0/24' },
+      readyTimeoutMs: 120_000,
+    });
     const token = (await stack.headers('admin')).authorization.slice('Bearer '.length);
     const spec = exampleAppSpec(image, 'none', { warmPool: 2, max: 4 });
     await declareApp(url(stack.ports.INSTANCE_MANAGER_PORT, ''), token, APP, spec);

@@ -13,7 +13,7 @@ import {
 } from '@sandbox/protocol';
 import { waitFor } from '@sandbox/testing';
 import { z } from 'zod';
-import { startStack, type StackProcess } from './stack-process';
+import { startStack, type StackProcess } from '@sandbox/testing';
 
 const APP = 'eval-responder';
 const isRoot = process.getuid?.() === 0;
@@ -51,9 +51,12 @@ async function instancesGone(): Promise<boolean> {
 describeAsRoot('the verifier on the local driver through the paid Node simulator', () => {
   beforeAll(async () => {
     stack = await startStack({
-      INSTANCE_PREFIX: 'evr',
-      INSTANCE_SUBNET: '10.231.8.0/24',
-      NODE_SIM_PAID: 'true',
+      env: {
+        INSTANCE_PREFIX: 'evr',
+        INSTANCE_SUBNET: '10.231.8.0/24',
+        NODE_SIM_PAID: 'true',
+      },
+      readyTimeoutMs: 120_000,
     });
   }, 400_000);
 

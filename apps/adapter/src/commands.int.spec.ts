@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AdapterCommandResultSchema, type AdapterCommandResult } from '@sandbox/protocol';
-import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
-import {
-  openQueues,
-  readyEvent,
-  startAdapter,
-  type AdapterHarness,
-  type AdapterQueues,
-} from './__fixtures__/adapter-harness';
+import { uniquePrefix, waitFor } from '@sandbox/testing';
+import { readyEvent, type AdapterHarness, type AdapterQueues } from './__fixtures__/adapter-harness';
+import { startAdapterWorld, type AdapterWorld } from './__fixtures__/adapter-world';
 import { discover, reserveSession, simCounts, stopSession } from './__fixtures__/node-sim-process';
-import { listRunners, runnerView, startSimWorld, type SimWorld } from './__fixtures__/world';
+import { listRunners, runnerView, type SimWorld } from './__fixtures__/world';
 
-let redis: RedisFixture;
 let world: SimWorld;
 let adapter: AdapterHarness;
 let queues: AdapterQueues;
@@ -37,16 +31,10 @@ async function command(
 
 const jobs = async (name: string) => (await queues.sessionEvents()).filter((job) => job.name === name);
 
+let parts: AdapterWorld | undefined;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await startSimWorld({ heartbeatInterval: '500ms', heartbeatTtl: '2s' });
-  queues = openQueues(redis.url, prefix);
-  adapter = await startAdapter({
-    redisUrl: redis.url,
-    nodeUrl: world.proxy.url,
-    secretFile: world.secretFile,
-    prefix,
-  });
+  parts = await startAdapterWorld({ prefix, sim: { heartbeatInterval: '500ms', heartbeatTtl: '2s' } });
+  ({ world, adapter, queues } = parts);
   for (const id of ['cmd-1', 'cmd-2', 'cmd-3'])
     await queues.instanceEvents.add('instance-ready', readyEvent(id, { capacity: 3 }));
   await waitFor(
@@ -74,10 +62,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await adapter?.stop();
-  await queues?.close();
-  await world?.close();
-  await redis?.stop();
+  await parts?.close();
 });
 
 describe('adapter-commands', () => {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
 import { HeartbeatRuleMessage } from '@sandbox/protocol';
 import { Redis } from 'ioredis';
 import {
@@ -11,7 +11,8 @@ import {
   type AdapterHarness,
   type AdapterQueues,
 } from './__fixtures__/adapter-harness';
-import { canarySecret, metricValue, runnerView, startSimWorld, type SimWorld } from './__fixtures__/world';
+import { startAdapterWorld, type AdapterWorld } from './__fixtures__/adapter-world';
+import { canarySecret, metricValue, runnerView, type SimWorld } from './__fixtures__/world';
 
 let redis: RedisFixture;
 let world: SimWorld;
@@ -23,18 +24,12 @@ const wrongPrefix = uniquePrefix('adapter-wrong-secret');
 // 1 USD = 10^15 wei: a fixed price of 999999999 USD does not fit Node's int64 wei.
 const PAID = ['--paid', '--wei-per-usd', '1000000000000000'];
 
+let parts: AdapterWorld | undefined;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await startSimWorld({ heartbeatInterval: '500ms', heartbeatTtl: '2s', extraArgs: PAID });
-  queues = openQueues(redis.url, prefix);
   const env = { DEFAULT_HEARTBEAT_INTERVAL: '500ms' };
-  adapter = await startAdapter({
-    redisUrl: redis.url,
-    nodeUrl: world.proxy.url,
-    secretFile: world.secretFile,
-    prefix,
-    env,
-  });
+  const sim = { heartbeatInterval: '500ms', heartbeatTtl: '2s', extraArgs: PAID };
+  parts = await startAdapterWorld({ prefix, sim, adapterEnv: env });
+  ({ redis, world, adapter, queues } = parts);
   const secret = canarySecret();
   const file = join(world.dir, 'wrong-secret');
   await writeFile(file, secret);
@@ -55,10 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await wrong?.adapter.stop();
   await wrong?.queues.close();
-  await adapter?.stop();
-  await queues?.close();
-  await world?.close();
-  await redis?.stop();
+  await parts?.close();
 });
 
 describe('registration failures', () => {

@@ -1,22 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RunnersResponseSchema } from '@sandbox/protocol';
-import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
 import { Redis } from 'ioredis';
-import {
-  openQueues,
-  readyEvent,
-  startAdapter,
-  type AdapterHarness,
-  type AdapterQueues,
-} from './__fixtures__/adapter-harness';
+import { readyEvent, type AdapterHarness, type AdapterQueues } from './__fixtures__/adapter-harness';
+import { startAdapterWorld, type AdapterWorld } from './__fixtures__/adapter-world';
 import { discover, reserveSession, simCounts, stopSession } from './__fixtures__/node-sim-process';
-import {
-  listRunners,
-  o2rEventsProcessed,
-  runnerView,
-  startSimWorld,
-  type SimWorld,
-} from './__fixtures__/world';
+import { listRunners, o2rEventsProcessed, runnerView, type SimWorld } from './__fixtures__/world';
 
 let redis: RedisFixture;
 let world: SimWorld;
@@ -32,23 +21,14 @@ const waitState = (instanceId: string, state: string) =>
     timeoutMs: 20_000,
   });
 
+let parts: AdapterWorld | undefined;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await startSimWorld({ heartbeatInterval: '500ms', heartbeatTtl: '2s' });
-  queues = openQueues(redis.url, prefix);
-  adapter = await startAdapter({
-    redisUrl: redis.url,
-    nodeUrl: world.proxy.url,
-    secretFile: world.secretFile,
-    prefix,
-  });
+  parts = await startAdapterWorld({ prefix, sim: { heartbeatInterval: '500ms', heartbeatTtl: '2s' } });
+  ({ redis, world, adapter, queues } = parts);
 });
 
 afterAll(async () => {
-  await adapter?.stop();
-  await queues?.close();
-  await world?.close();
-  await redis?.stop();
+  await parts?.close();
 });
 
 describe('adapter lifecycle against the Node simulator', () => {

@@ -1,17 +1,12 @@
 // The adapter against a Node that draws its newer ids and credentials (`runner_…`, `session_…`,
 // 52-character base32 secrets): nothing of ours may assume 32 hex characters.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
 import { Redis } from 'ioredis';
-import {
-  openQueues,
-  readyEvent,
-  startAdapter,
-  type AdapterHarness,
-  type AdapterQueues,
-} from './__fixtures__/adapter-harness';
+import { readyEvent, type AdapterHarness, type AdapterQueues } from './__fixtures__/adapter-harness';
+import { startAdapterWorld, type AdapterWorld } from './__fixtures__/adapter-world';
 import { reserveSession, stopSession } from './__fixtures__/node-sim-process';
-import { runnerView, startSimWorld, type SimWorld } from './__fixtures__/world';
+import { runnerView, type SimWorld } from './__fixtures__/world';
 
 let redis: RedisFixture;
 let world: SimWorld;
@@ -19,27 +14,21 @@ let adapter: AdapterHarness;
 let queues: AdapterQueues;
 const prefix = uniquePrefix('adapter-ids');
 
+let parts: AdapterWorld | undefined;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await startSimWorld({
-    heartbeatInterval: '500ms',
-    heartbeatTtl: '3s',
-    extraArgs: ['--id-format', 'base32'],
-  });
-  queues = openQueues(redis.url, prefix);
-  adapter = await startAdapter({
-    redisUrl: redis.url,
-    nodeUrl: world.proxy.url,
-    secretFile: world.secretFile,
+  parts = await startAdapterWorld({
     prefix,
+    sim: {
+      heartbeatInterval: '500ms',
+      heartbeatTtl: '3s',
+      extraArgs: ['--id-format', 'base32'],
+    },
   });
+  ({ redis, world, adapter, queues } = parts);
 });
 
 afterAll(async () => {
-  await adapter?.stop();
-  await queues?.close();
-  await world?.close();
-  await redis?.stop();
+  await parts?.close();
 });
 
 const sessionJob = (name: string, sessionId: string) =>

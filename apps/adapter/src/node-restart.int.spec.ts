@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
-import {
-  openQueues,
-  readyEvent,
-  startAdapter,
-  type AdapterHarness,
-  type AdapterQueues,
-} from './__fixtures__/adapter-harness';
+import { uniquePrefix, waitFor } from '@sandbox/testing';
+import { readyEvent, type AdapterHarness, type AdapterQueues } from './__fixtures__/adapter-harness';
+import { startAdapterWorld, type AdapterWorld } from './__fixtures__/adapter-world';
 import { reserveSession, simCounts } from './__fixtures__/node-sim-process';
 import {
   listRunners,
   metricValue,
   o2rEventsProcessed,
   runnerView,
-  startSimWorld,
   type SimWorld,
 } from './__fixtures__/world';
 
-let redis: RedisFixture;
 let world: SimWorld;
 let adapter: AdapterHarness;
 let queues: AdapterQueues;
@@ -36,25 +29,16 @@ const allRegisteredSince = async (since: number) => {
   );
 };
 
+let parts: AdapterWorld | undefined;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await startSimWorld({ heartbeatInterval: '500ms', heartbeatTtl: '2s' });
-  queues = openQueues(redis.url, prefix);
-  adapter = await startAdapter({
-    redisUrl: redis.url,
-    nodeUrl: world.proxy.url,
-    secretFile: world.secretFile,
-    prefix,
-  });
+  parts = await startAdapterWorld({ prefix, sim: { heartbeatInterval: '500ms', heartbeatTtl: '2s' } });
+  ({ world, adapter, queues } = parts);
   for (const id of INSTANCES) await queues.instanceEvents.add('instance-ready', readyEvent(id));
   await waitFor(() => allRegisteredSince(0), { description: 'every instance registered', timeoutMs: 20_000 });
 });
 
 afterAll(async () => {
-  await adapter?.stop();
-  await queues?.close();
-  await world?.close();
-  await redis?.stop();
+  await parts?.close();
 });
 
 describe('Node restarts', () => {

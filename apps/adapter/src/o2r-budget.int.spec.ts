@@ -1,41 +1,29 @@
 // O2R subscriptions capped below the runner count: the followed and unfollowed runners are measured,
 // and an unfollowed runner's sessions still reach instance-manager, from its heartbeats.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
-import {
-  openQueues,
-  readyEvent,
-  startAdapter,
-  type AdapterHarness,
-  type AdapterQueues,
-} from './__fixtures__/adapter-harness';
+import { uniquePrefix, waitFor } from '@sandbox/testing';
+import { readyEvent, type AdapterHarness, type AdapterQueues } from './__fixtures__/adapter-harness';
+import { startAdapterWorld, type AdapterWorld } from './__fixtures__/adapter-world';
 import { reserveSession } from './__fixtures__/node-sim-process';
-import { listRunners, metricValue, startSimWorld, type SimWorld } from './__fixtures__/world';
+import { listRunners, metricValue, type SimWorld } from './__fixtures__/world';
 
-let redis: RedisFixture;
 let world: SimWorld;
 let adapter: AdapterHarness;
 let queues: AdapterQueues;
 const prefix = uniquePrefix('adapter-o2r-budget');
 
+let parts: AdapterWorld | undefined;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await startSimWorld({ heartbeatInterval: '500ms', heartbeatTtl: '3s' });
-  queues = openQueues(redis.url, prefix);
-  adapter = await startAdapter({
-    redisUrl: redis.url,
-    nodeUrl: world.proxy.url,
-    secretFile: world.secretFile,
+  parts = await startAdapterWorld({
     prefix,
-    env: { O2R_MAX_SUBSCRIPTIONS: '1' },
+    sim: { heartbeatInterval: '500ms', heartbeatTtl: '3s' },
+    adapterEnv: { O2R_MAX_SUBSCRIPTIONS: '1' },
   });
+  ({ world, adapter, queues } = parts);
 });
 
 afterAll(async () => {
-  await adapter?.stop();
-  await queues?.close();
-  await world?.close();
-  await redis?.stop();
+  await parts?.close();
 });
 
 const followed = (o2r: 'followed' | 'unfollowed') =>

@@ -1,20 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
-import {
-  openQueues,
-  readyEvent,
-  startAdapter,
-  type AdapterHarness,
-  type AdapterQueues,
-} from './__fixtures__/adapter-harness';
+import { uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { readyEvent, type AdapterHarness, type AdapterQueues } from './__fixtures__/adapter-harness';
+import { startAdapterWorld, type AdapterWorld } from './__fixtures__/adapter-world';
 import { reserveSession, stopSession } from './__fixtures__/node-sim-process';
-import {
-  metricValue,
-  o2rEventsProcessed,
-  runnerView,
-  startSimWorld,
-  type SimWorld,
-} from './__fixtures__/world';
+import { metricValue, o2rEventsProcessed, runnerView, type SimWorld } from './__fixtures__/world';
 
 let redis: RedisFixture;
 let world: SimWorld;
@@ -45,17 +34,14 @@ async function reserveSeenOnO2R(): Promise<string> {
   return sessionId ?? '';
 }
 
+let parts: AdapterWorld | undefined;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await startSimWorld({ heartbeatInterval: '500ms', heartbeatTtl: '3s' });
-  queues = openQueues(redis.url, prefix);
-  adapter = await startAdapter({
-    redisUrl: redis.url,
-    nodeUrl: world.proxy.url,
-    secretFile: world.secretFile,
+  parts = await startAdapterWorld({
     prefix,
-    env: { O2R_KEEPALIVE_TIMEOUT_MS: String(KEEPALIVE_TIMEOUT_MS) },
+    sim: { heartbeatInterval: '500ms', heartbeatTtl: '3s' },
+    adapterEnv: { O2R_KEEPALIVE_TIMEOUT_MS: String(KEEPALIVE_TIMEOUT_MS) },
   });
+  ({ redis, world, adapter, queues } = parts);
   await queues.instanceEvents.add('instance-ready', readyEvent('o2r-1', { capacity: 20 }));
   await waitFor(async () => (await runnerView(adapter, 'o2r-1'))?.o2r.connected === true, {
     description: 'the O2R subscription',

@@ -1,7 +1,13 @@
-import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
+import {
+  createHttpApp,
+  openApiRouter,
+  type Health,
+  type ServiceLogger,
+  type ServiceMetrics,
+} from '@sandbox/service-kit';
 import type { Express, RequestHandler } from 'express';
 import { drainsRouter, type DrainsRouterDeps } from './routes/drains.routes';
-import { openApiRouter } from './routes/openapi.routes';
+import { buildOpenApiDocument } from './routes/openapi-document';
 
 export interface DrainAppDeps extends DrainsRouterDeps {
   /** The management API's access policy (reads: read or admin token; changes: admin token). */
@@ -19,7 +25,7 @@ export function createApp(deps: DrainAppDeps): Express {
     metrics: deps.metrics,
     access: deps.access,
     configure: (app) => {
-      app.use(openApiRouter());
+      app.use(openApiRouter(buildOpenApiDocument()));
       app.use(drainsRouter(deps));
     },
   });

@@ -3,7 +3,7 @@
 // DRAIN_CRASH_DRAINS sets the number of drains (scripts/crash-soak.sh runs 200).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DrainRecord } from '@sandbox/protocol';
-import { createTestAccess, findFreePort, startRedis, waitFor } from '@sandbox/testing';
+import { createTestAccess, findFreePort, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from './__fixtures__/drain-world';
 import { DRAIN_MAIN, spawnChild, type Child } from './__fixtures__/processes';
 import { openSse, type SseClient } from './__fixtures__/sse-backend';
@@ -109,16 +109,9 @@ async function crashingDrain(withSession: boolean): Promise<{ record: DrainRecor
 }
 
 beforeAll(async () => {
-  world = await startDrainWorld('drain-crash', {
-    startRedis,
-    findFreePort,
-    waitFor,
-    baseEnv: BASE_ENV,
-    access,
-  });
+  world = await startDrainWorld('drain-crash', { baseEnv: BASE_ENV, access });
   port = await findFreePort();
-  await world.addInstances(INSTANCES);
-  await waitFor(allRegistered, { description: 'every instance registered', timeoutMs: 30_000 });
+  await world.registerInstances(INSTANCES);
   startController();
 }, 120_000);
 

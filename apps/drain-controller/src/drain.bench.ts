@@ -4,14 +4,7 @@
 // Run: npm run bench -- drain-controller [--rounds=3]
 import { parseArgs } from 'node:util';
 import type { DrainRecord } from '@sandbox/protocol';
-import {
-  createTestAccess,
-  findFreePort,
-  percentile,
-  printFigure,
-  startRedis,
-  waitFor,
-} from '@sandbox/testing';
+import { createTestAccess, percentile, printFigure, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from './__fixtures__/drain-world';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } }, strict: false });
@@ -96,7 +89,7 @@ const summary = (name: string, samples: number[]) => {
 
 const world = await startDrainWorld(
   'drain-bench',
-  { startRedis, findFreePort, waitFor, baseEnv: BASE_ENV, access },
+  { baseEnv: BASE_ENV, access },
   { heartbeat: { interval: '5s', ttl: '30s' } },
 );
 try {

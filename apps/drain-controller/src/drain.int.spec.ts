@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DrainRecord, ErrorBody } from '@sandbox/protocol';
-import { createTestAccess, findFreePort, startRedis, waitFor } from '@sandbox/testing';
+import { createTestAccess, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld, type RunningController } from './__fixtures__/drain-world';
 import { openSse, type SseClient } from './__fixtures__/sse-backend';
 
@@ -57,15 +57,8 @@ async function streamingSession(runnerId: string): Promise<{ sessionId: string; 
 }
 
 beforeAll(async () => {
-  world = await startDrainWorld('drain-int', {
-    startRedis,
-    findFreePort,
-    waitFor,
-    baseEnv: BASE_ENV,
-    access,
-  });
-  await world.addInstances(INSTANCES);
-  await waitFor(allRegistered, { description: 'every instance registered', timeoutMs: 30_000 });
+  world = await startDrainWorld('drain-int', { baseEnv: BASE_ENV, access });
+  await world.registerInstances(INSTANCES);
   controller = await world.startController();
 }, 120_000);
 

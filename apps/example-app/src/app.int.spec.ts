@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createExampleApp } from './app';
+import { MAX_MESSAGE_BYTES } from './websocket-echo';
 
 const app = createExampleApp();
 let base = '';
@@ -69,6 +70,16 @@ describe('example app', () => {
     expect(received[0]).toEqual({ data: Buffer.from('hello'), binary: false });
     expect(received[1]?.binary).toBe(true);
     expect(received[1]?.data.equals(big)).toBe(true);
+  });
+
+  it('closes a WebSocket with 1009 when a message exceeds the limit', async () => {
+    const socket = new WebSocket(`ws://${base}/ws`);
+    const code = await new Promise<number>((resolve, reject) => {
+      socket.on('open', () => socket.send(Buffer.alloc(MAX_MESSAGE_BYTES + 1)));
+      socket.on('close', (closeCode: number) => resolve(closeCode));
+      socket.on('error', reject);
+    });
+    expect(code).toBe(1009);
   });
 
   it('refuses a plain request to the WebSocket path', async () => {

@@ -5,8 +5,7 @@ import type { Duplex } from 'node:stream';
 import { handleEcho } from './echo.route';
 import { sendJson } from './send-json';
 import { handleSse } from './sse.route';
-import { acceptEchoSocket } from './websocket-echo';
-import { CloseCode } from './websocket-frames';
+import { createEchoSockets, GOING_AWAY } from './websocket-echo';
 
 /** The example app's server (not listening) and a way to end its long-lived streams. */
 export interface ExampleApp {
@@ -38,14 +37,14 @@ export function createExampleApp(): ExampleApp {
     sendJson(res, 404, { error: { code: 'not_found', message: 'no such route' } });
   };
 
+  const sockets = createEchoSockets();
   const server = createServer({ keepAliveTimeout: 5_000 }, onRequest);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://app.invalid').pathname !== '/ws') {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    const close = acceptEchoSocket(req, socket, head);
-    track(close && (() => close(CloseCode.goingAway)), socket);
+    sockets.accept(req, socket, head);
   });
   server.on('clientError', (_error, socket) => socket.destroy());
 
@@ -53,6 +52,7 @@ export function createExampleApp(): ExampleApp {
     server,
     endStreams() {
       for (const close of [...closers]) close();
+      sockets.closeAll(GOING_AWAY);
       server.closeIdleConnections();
     },
   };

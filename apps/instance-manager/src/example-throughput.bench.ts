@@ -16,10 +16,10 @@ import {
   canRunSandbox,
   createLocalDriver,
   runCommand,
-
   waitForReady,
   type RuntimeCandidate,
 } from '@sandbox/sandbox-local';
+import { monotonicClock } from '@sandbox/service-kit';
 import { findFreePort, parentEnv, printFigure } from '@sandbox/testing';
 import { pino } from 'pino';
 import { DEBIAN_RUNSC, chooseLocalRuntime } from './drivers/local-runtime-choice';

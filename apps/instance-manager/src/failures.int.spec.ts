@@ -1,24 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { HeartbeatRuleMessage, type AppResource } from '@sandbox/protocol';
 import { createRedisConnection } from '@sandbox/queue';
-import { startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
-import type { RedisFixture } from '@sandbox/testing';
+import { waitFor } from '@sandbox/testing';
 import { singleSessionSpec } from './domain/spec-fixtures.fixture';
 import { startManager } from './test-support/manager-harness.fixture';
 import { FakeHost } from './test-support/fake-runtime.fixture';
 import { InsufficientCapacityError } from './drivers/runtime-driver';
-import { controllerTestbed, readyIds } from './test-support/controller-testbed.fixture';
+import { readyIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
 
-let redis: RedisFixture;
-const testbed = controllerTestbed(() => redis.url, uniquePrefix);
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(() => testbed.cleanup());
-afterAll(async () => {
-  await redis.stop();
-});
+const testbed = useControllerTestbed();
 const { setup } = testbed;
 
 // The controllers on a real Redis with an in-memory host: failures, cancellation, restart recovery.
@@ -162,7 +152,7 @@ describe('restart recovery (real Redis, fake host)', () => {
     // While the manager was down: one instance died, one unknown instance appeared.
     host.instances.delete(String(ids[0]));
     host.plant({ instanceId: 'strangerxx', app: 'demo', status: 'running' });
-    const second = await startManager(redis.url, host.driver(), first.settings);
+    const second = await startManager(testbed.redisUrl(), host.driver(), first.settings);
     testbed.track(() => second.stop());
     const states = async () =>
       (await second.store.listLive('demo')).map((entry) => entry.record.state).join();
@@ -199,7 +189,7 @@ describe('restart recovery (real Redis, fake host)', () => {
       { description: 'announced', timeoutMs: 10_000 },
     );
     // A crash after queueing but before the flag: the job exists, the flag says it does not.
-    const raw = createRedisConnection(redis.url, 'worker');
+    const raw = createRedisConnection(testbed.redisUrl(), 'worker');
     const key = `${settings.keyPrefix}:instance:${String(id)}`;
     await raw.hset(key, 'readyQueued', '0');
     await running.manager.fullPass();

@@ -1,19 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { startRedis, uniquePrefix, waitFor } from '@sandbox/testing';
-import type { RedisFixture } from '@sandbox/testing';
+import { describe, expect, it } from '@jest/globals';
+import { waitFor } from '@sandbox/testing';
 import { reusableSpec, singleSessionSpec } from './domain/spec-fixtures.fixture';
-import { controllerTestbed, readyIds } from './test-support/controller-testbed.fixture';
+import { readyIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
 
-let redis: RedisFixture;
-const testbed = controllerTestbed(() => redis.url, uniquePrefix);
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(() => testbed.cleanup());
-afterAll(async () => {
-  await redis.stop();
-});
+const testbed = useControllerTestbed();
 const { setup } = testbed;
 
 // The controllers on a real Redis with an in-memory host: pools, sessions, scaling, deletion.
@@ -160,6 +150,29 @@ describe('instance-manager controllers (real Redis, fake host)', () => {
     await adapter.release(String(id), 'b');
     await waitFor(async () => (await states('shared')).join() === 'ready,withdrawing', {
       description: 'scaled back',
+      timeoutMs: 10_000,
+    });
+  });
+
+  it('ends an instance the driver reports gone at once, without waiting for the full pass', async () => {
+    const { api, host, running, states } = await setup({ resyncIntervalMs: 600_000 });
+    await api.put('/v1/apps/demo').send(singleSessionSpec(1, 2)).expect(201);
+    const [first] = await waitFor(
+      async () => ((await states('demo')).join() === 'ready' ? running.store.listLive('demo') : undefined),
+      { description: 'one ready', timeoutMs: 10_000 },
+    );
+    const id = first?.record.id ?? '';
+    host.vanish(id);
+    const gone = await waitFor(
+      async () => {
+        const record = (await running.store.get(id))?.record;
+        return record?.state === 'gone' ? record : undefined;
+      },
+      { description: 'the vanished instance gone', timeoutMs: 5_000 },
+    );
+    expect(gone).toMatchObject({ outcome: 'failed', reason: 'instance stopped running' });
+    await waitFor(async () => (await states('demo')).join() === 'ready', {
+      description: 'a replacement ready',
       timeoutMs: 10_000,
     });
   });

@@ -14,7 +14,7 @@ import { createInstanceEventsEmitter } from './controllers/instance-events.emitt
 import { createInstanceEnder } from './controllers/instance-ender';
 import type { InstanceEnder } from './controllers/instance-ender';
 import { createInstanceStarter } from './controllers/instance-starter';
-import { createKeyedSerial } from './controllers/keyed-serial';
+import { createCoalescer, createKeyedSerial } from './controllers/keyed-serial';
 import type { LifecycleContext, LifecycleTiming } from './controllers/lifecycle-context';
 import { createReconcileLoop } from './controllers/reconcile-loop';
 import { createFailureBackoff } from './domain/failure-backoff';
@@ -76,17 +76,25 @@ export interface InstanceManager {
   reconcile(app: string): Promise<void>;
 }
 
+/** The controllers' store and driver: with a lease, their writes and actions check the holding. */
+function guardedByLease({ settings, workerRedis, driver, lease }: ManagerDeps) {
+  const store = createInstanceStore({
+    redis: workerRedis,
+    prefix: settings.keyPrefix,
+    retentionMs: settings.goneRetentionMs,
+  });
+  if (lease === undefined) return { store, driver };
+  return {
+    store: guardMethods(store, lease, STORE_WRITES),
+    driver: guardMethods(driver, lease, DRIVER_ACTIONS),
+  };
+}
+
 /** Wires stores, drivers, controllers, the worker and the API of the instance-manager. */
 export function createInstanceManager(deps: ManagerDeps): InstanceManager {
   const { settings, logger, clock, lease } = deps;
   const prefix = settings.keyPrefix;
-  const unguardedStore = createInstanceStore({
-    redis: deps.workerRedis,
-    prefix,
-    retentionMs: settings.goneRetentionMs,
-  });
-  const store = lease ? guardMethods(unguardedStore, lease, STORE_WRITES) : unguardedStore;
-  const driver = lease ? guardMethods(deps.driver, lease, DRIVER_ACTIONS) : deps.driver;
+  const { store, driver } = guardedByLease(deps);
   const producer = createProducer(INSTANCE_EVENTS_QUEUE, {
     connection: deps.producerRedis,
     prefix: settings.queuePrefix,
@@ -114,14 +122,32 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
   const hostSync = createHostSync(ctx, lifecycle);
   // With a lease, each pass checks in through the fence first: a replica that missed losing the lease
   // stops at its next pass (Redis refuses the stale token) instead of acting on the host.
+  // A changed instance's sync goes through the guarded driver and store (refused when not holding).
   const syncHost = lease
-    ? async () => {
-        await fencedCheckpoint(lease, 'reconcile-pass', () => clock.now());
-        await hostSync();
-      }
+    ? Object.assign(
+        async () => {
+          await fencedCheckpoint(lease, 'reconcile-pass', () => clock.now());
+          await hostSync();
+        },
+        { syncInstance: hostSync.syncInstance },
+      )
     : hostSync;
   const loop = createReconcileLoop(ctx, { syncHost, reconcileApp }, settings.resyncIntervalMs);
   const activeLoop = loop;
+  // A driver with change events reconciles the changed instance at once; the full pass is then only
+  // the safety net. Like session events, they wait for the recovery pass.
+  const instanceChanges = createCoalescer(
+    (id) => syncHost.syncInstance({ instanceId: id }),
+    (instanceId, error) => logger.error({ err: error, instanceId }, 'syncing a changed instance failed'),
+  );
+  let watching = true;
+  const onInstanceChange = (id: string): void => {
+    if (!watching || !activeLoop.recovered()) return;
+    // Its start task owns the instance; look again once it settles (the change may follow its last look).
+    if (starter.isStarting(id)) return void starter.settled(id).then(() => onInstanceChange(id));
+    void instanceChanges.trigger(id);
+  };
+  driver.watch?.((instance) => onInstanceChange(instance.instanceId));
   let worker: TypedWorker | undefined;
 
   const apiRedis = deps.producerRedis;
@@ -144,6 +170,7 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
       await driver.open();
       while (!driver.synced()) await clock.sleep(100);
       activeLoop.start();
+      watching = true;
       // Events wait for the recovery pass, so none acts on records the restart has not checked yet.
       while (!activeLoop.recovered()) await clock.sleep(50);
       const handlers = sessionEventHandlers(ctx, {
@@ -159,6 +186,8 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
     async stop(options = {}) {
       await worker?.close();
       await activeLoop.stop();
+      watching = false;
+      await instanceChanges.idle();
       if (options.waitForStarts) await starter.idle();
       await producer.close();
       await driver.close();

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { createLeaseElector, leaseSettings } from '@sandbox/lease';
 import { TICKET_DELIVERY_QUEUE } from '@sandbox/protocol';
-import { createProducer, createWorker } from '@sandbox/queue';
+import { createProducer } from '@sandbox/queue';
 import {
   systemClock,
   bearerToken,
@@ -17,13 +17,11 @@ import { createApp } from './app';
 import { ticketWindowsFor } from './chain/ticket-window';
 import type { HandoffConfig } from './config';
 import { fenceOutcomeCursor, fenceRedeemerCalls } from './delivery/fenced-redeemer';
-import { createRedeemerClient, type RedeemerClient } from './delivery/redeemer-client';
+import { createRedeemerClient } from './delivery/redeemer-client';
 import { createIntake } from './intake/intake';
 import { createTicketScreen } from './intake/ticket-screen';
-import { createDeliverTicketHandler, deliveryBackoffStrategy } from './jobs/deliver-ticket.job';
-import { createOutcomePoller } from './outcomes/outcome-poller';
+import { startDelivery, startReconciliation, type Stoppable } from './ops/active-parts';
 import { createHandoffMetrics, type HandoffMetrics } from './ops/handoff-metrics';
-import { reconcile, type ReconcileDeps } from './ops/reconcile';
 import { openRedis, type RedisParts } from './ops/redis-setup';
 import { createTicketQueries } from './store/ticket-queries';
 import { createTicketStore, type TicketStore } from './store/ticket-store';
@@ -32,67 +30,6 @@ import { createTicketStore, type TicketStore } from './store/ticket-store';
 function readSecrets({ config, runtime }: ServiceContext<HandoffConfig>) {
   const read = (path: string) => bearerToken(readSecretFileText(path, { scrubber: runtime.secrets }));
   return { intakeToken: read(config.INTAKE_SECRET_FILE), redeemerToken: read(config.REDEEMER_SECRET_FILE) };
-}
-
-/** What the delivery side started; stopped together when the lease ends or the process stops. */
-type Stoppable = () => unknown;
-
-/** Reconciles now and every RECONCILE_INTERVAL_MS. */
-async function startReconciliation(
-  config: HandoffConfig,
-  runtime: ServiceRuntime,
-  deps: ReconcileDeps,
-  stops: Stoppable[],
-) {
-  await reconcile(deps);
-  const timer = setInterval(() => {
-    reconcile(deps).catch((error: unknown) => runtime.logger.warn({ err: error }, 'reconciliation failed'));
-  }, config.RECONCILE_INTERVAL_MS);
-  stops.push(() => clearInterval(timer));
-}
-
-/** The `ticket-delivery` worker and the outcome poller, on the worker connection. */
-function startDelivery(
-  config: HandoffConfig,
-  runtime: ServiceRuntime,
-  deps: { store: TicketStore; redeemer: RedeemerClient; metrics: HandoffMetrics; now: () => number },
-  stops: Stoppable[],
-): void {
-  const { logger } = runtime;
-  const handler = createDeliverTicketHandler({
-    ...deps,
-    logger,
-    backoff: { baseMs: config.DELIVERY_BACKOFF_BASE_MS, capMs: config.DELIVERY_BACKOFF_CAP_MS },
-    observe: deps.metrics.delivery,
-  });
-  const worker = createWorker(
-    TICKET_DELIVERY_QUEUE,
-    { 'deliver-ticket': handler },
-    {
-      connection: deps.store.redis,
-      prefix: config.QUEUE_PREFIX,
-      logger,
-      concurrency: config.DELIVERY_CONCURRENCY,
-      tuning: {
-        limiter: { max: config.DELIVERY_RATE_MAX, duration: config.DELIVERY_RATE_WINDOW_MS },
-        lockDuration: config.DELIVERY_LOCK_MS,
-        stalledInterval: config.DELIVERY_STALLED_INTERVAL_MS,
-        // Deliveries are idempotent: a job interrupted by crashes is retried, never failed for it.
-        maxStalledCount: 1_000_000,
-        settings: { backoffStrategy: deliveryBackoffStrategy(config.DELIVERY_BACKOFF_CAP_MS) },
-      },
-    },
-  );
-  stops.push(() => worker.close());
-  const poller = createOutcomePoller({
-    ...deps,
-    logger,
-    pageSize: config.OUTCOME_PAGE_SIZE,
-    intervalMs: config.OUTCOME_POLL_MS,
-    onApplied: deps.metrics.outcome,
-  });
-  poller.start();
-  stops.push(() => poller.stop());
 }
 
 /** Intake, operator views, probes: the HTTP side. */
@@ -148,12 +85,10 @@ function buildApp(
 
 /**
  * Builds the service for `startService`: Redis preflight (refuses eviction or AOF off) and durability
- * check, the stores and the delivery queue. Reconciliation of records and jobs, the delivery worker
- * and the outcome poller are the active parts: they run only on the replica holding the lease, calls
- * to the redeemer and the outcome cursor go through its fence. Intake and the read routes run on every
- * replica (a ticket's record is created atomically once by its hash and its job id is the hash, so two
- * replicas taking the same ticket store and queue it once), so a standby stays ready for them.
- * Readiness follows Redis and its durability.
+ * check, the stores and the delivery queue. Reconciliation, the delivery worker and the outcome poller
+ * run only on the lease holder (redeemer calls and the outcome cursor through its fence). Intake and
+ * reads run on every replica, which stays ready: a ticket's record is created once by its hash (one
+ * Lua script) and its job id is the hash, so two replicas taking one ticket store and queue it once.
  */
 export async function composeHandoff(
   context: ServiceContext<HandoffConfig>,

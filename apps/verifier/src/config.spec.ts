@@ -17,6 +17,7 @@ describe('verifier config', () => {
       TRANSFER_SECONDS: 10,
       HASH_SHARES: 400,
       SCHEDULE_APPS: ['eval-responder'],
+      EVALUATIONS_PER_SESSION: 1,
     });
   });
 

@@ -1,4 +1,5 @@
 import { baseEnvSchema, durationMsField, secretFilePathField } from '@sandbox/service-kit';
+import { MAX_EVALUATIONS_PER_SESSION } from '@sandbox/protocol';
 import { z } from 'zod';
 
 const count = (fallback: number, min: number, max: number) =>
@@ -55,6 +56,8 @@ export const VerifierConfigSchema = baseEnvSchema({ port: 7105 }).extend({
   RUN_TIMEOUT_MS: durationMsField(120_000, 1_000),
   /** Top-ups are offered this often (Node meters every second; the signer skips covered cycles). */
   PAYMENT_INTERVAL_MS: durationMsField(3_000, 100),
+  /** Evaluations of the plan per paid session (each with its own seed and report), unless a job says. */
+  EVALUATIONS_PER_SESSION: count(1, 1, MAX_EVALUATIONS_PER_SESSION),
   /** Runs at once. */
   CONCURRENCY: count(1, 1, 16),
 });

@@ -24,10 +24,11 @@ import { syncSchedules } from './jobs/schedules';
 import { discoverRunners } from './node/discovery';
 import { createSignerClient } from './node/signer-client';
 import { createVerifierMetrics } from './ops/verifier-metrics';
-import type { Plan } from './plan/plan';
+import { planOf } from './plan/plan-of-config';
 import { buildReport, type ReportDeps } from './run/build-report';
 import { ReliabilityCounter } from './run/reliability';
-import { runEvaluation, type RunDeps } from './run/run-evaluation';
+import type { RunDeps } from './run/run-evaluation';
+import { runSession } from './run/run-session';
 import { createEvaluationStore, type EvaluationStore } from './store/evaluation-store';
 
 /** This build's version, written into every report. */
@@ -54,18 +55,6 @@ function readSecrets(config: VerifierConfig, context: ServiceContext<VerifierCon
   if (!/^[0-9a-f]{64}$/u.test(keyHex))
     throw new Error('SIGNING_KEY_FILE must hold 64 lowercase hex characters');
   return { credential, key: reportSigningKey(keyHex) };
-}
-
-function planOf(config: VerifierConfig): Plan {
-  return {
-    latencyProbes: config.LATENCY_PROBES,
-    transferSeconds: config.TRANSFER_SECONDS,
-    warmupSeconds: config.WARMUP_SECONDS,
-    maxTransferBytes: config.MAX_TRANSFER_BYTES,
-    hashShares: config.HASH_SHARES,
-    hashDifficultyBits: config.HASH_DIFFICULTY_BITS,
-    runTimeoutMs: config.RUN_TIMEOUT_MS,
-  };
 }
 
 /** Three connections: fail-fast for the API and producer, patient for the worker and the store's writes. */
@@ -135,7 +124,8 @@ function evaluationHandler(
     logger,
     wallNow: parts.wallNow,
     scheduleJitterMs: config.SCHEDULE_JITTER_MS,
-    run: (job) => runEvaluation(job, runDeps),
+    run: (job, count, onRecord) => runSession(job, count, runDeps, onRecord),
+    evaluationsPerSession: config.EVALUATIONS_PER_SESSION,
     buildReport: (record) => buildReport(record, reportDeps),
     discover: (app) =>
       discoverRunners(

@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { canonicalJson } from './canonical-json';
 import { reportDigest, reportSigningKey, signReport, verifyReport } from './report-signing';
-import { RFC8032_PUBLIC_KEY, RFC8032_SECRET_KEY, sampleReport } from './__fixtures__/sample-report';
+import { RFC8032_PUBLIC_KEY, RFC8032_SECRET_KEY, sampleEvaluationReport } from '@sandbox/testing';
 
 const key = reportSigningKey(RFC8032_SECRET_KEY);
 
@@ -12,17 +12,17 @@ describe('report signing', () => {
   });
 
   it('digests the canonical JSON with sha256 and signs it deterministically (fixed vectors)', () => {
-    const signed = signReport(sampleReport(), key);
-    const canonical = canonicalJson(sampleReport());
+    const signed = signReport(sampleEvaluationReport(), key);
+    const canonical = canonicalJson(sampleEvaluationReport());
     expect(canonical.startsWith('{"download":{"bytes":125000000,')).toBe(true);
     expect(signed.integrity.digest).toBe(createHash('sha256').update(canonical).digest('hex'));
     expect(signed.integrity.digest).toBe(FIXED_DIGEST);
     expect(signed.integrity.signatureValue).toBe(nodeCryptoSignature(canonical));
-    expect(reportDigest(sampleReport())).toBe(FIXED_DIGEST);
+    expect(reportDigest(sampleEvaluationReport())).toBe(FIXED_DIGEST);
   });
 
   it('verifies a signed report, also after a JSON round trip with keys reordered', () => {
-    const signed = signReport(sampleReport(), key);
+    const signed = signReport(sampleEvaluationReport(), key);
     const reordered = JSON.parse(JSON.stringify({ integrity: signed.integrity, report: signed.report }));
     expect(verifyReport(reordered)).toMatchObject({ ok: true, digest: FIXED_DIGEST });
     expect(verifyReport(reordered, [RFC8032_PUBLIC_KEY]).ok).toBe(true);
@@ -30,7 +30,7 @@ describe('report signing', () => {
   });
 
   it('refuses an altered value, a wrong digest, a forged signature and an unknown field', () => {
-    const signed = signReport(sampleReport(), key);
+    const signed = signReport(sampleEvaluationReport(), key);
     const altered = structuredClone(signed);
     altered.report.plan = { ...altered.report.plan, latencyProbes: 21 };
     expect(verifyReport(altered)).toMatchObject({ ok: false, problem: 'digest' });
@@ -47,7 +47,7 @@ describe('report signing', () => {
 
   it('refuses to sign a report naming another key', () => {
     const other = reportSigningKey('11'.repeat(32));
-    expect(() => signReport(sampleReport(), other)).toThrow('another verifier key');
+    expect(() => signReport(sampleEvaluationReport(), other)).toThrow('another verifier key');
   });
 });
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { reportSigningKey, signReport } from './report-signing';
-import { RFC8032_PUBLIC_KEY, RFC8032_SECRET_KEY, sampleReport } from './__fixtures__/sample-report';
+import { RFC8032_PUBLIC_KEY, RFC8032_SECRET_KEY, sampleEvaluationReport } from '@sandbox/testing';
 
 const cli = fileURLToPath(new URL('./verify-report.cli.ts', import.meta.url));
 let dir: string;
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe('verify-report CLI', () => {
   it('accepts a signed report (with a trusted key) and refuses an altered one', async () => {
-    const signed = signReport(sampleReport(), reportSigningKey(RFC8032_SECRET_KEY));
+    const signed = signReport(sampleEvaluationReport(), reportSigningKey(RFC8032_SECRET_KEY));
     const good = join(dir, 'good.json');
     await writeFile(good, JSON.stringify(signed));
     const ok = await runCli([good, '--trusted-key', RFC8032_PUBLIC_KEY]);

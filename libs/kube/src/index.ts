@@ -1,9 +1,35 @@
-export * from './labels';
-export * from './network-ranges';
-export * from './pod.builder';
-export * from './network-policy.builder';
-export * from './network-policy-drift';
-export * from './pod-status';
-export * from './resilient-informer';
-export * from './kube-api';
-export * from './kube-connect';
+export {
+  appNetworkPolicyName,
+  instancePodName,
+  KUBE_LABELS,
+  MANAGED_BY,
+  MANAGED_POD_SELECTOR,
+} from './labels';
+export { nodeAddressCidrs, type NodeAddresses } from './network-ranges';
+export { buildInstancePod, type InstancePodInput } from './pod.builder';
+export {
+  buildAppNetworkPolicy,
+  type AppNetworkPolicyInput,
+  type OrchestratorSelector,
+} from './network-policy.builder';
+export { networkPolicyApplyBody, networkPolicyDrifted } from './network-policy-drift';
+export { isPodReady, podIdentity, podInstanceUrl, podRuntimeState, type PodRuntimeState } from './pod-status';
+export {
+  createResilientInformer,
+  type InformerSource,
+  type ResilientInformer,
+  type ResilientInformerOptions,
+} from './resilient-informer';
+export { createKubeApi, FIELD_MANAGER, type KubeApi, type KubeClientApis } from './kube-api';
+export { connectKube, type KubeConnection } from './kube-connect';
+export {
+  apiStatus,
+  apiStatusMessage,
+  kubeError,
+  KubeApiError,
+  KubeConflictError,
+  KubeForbiddenError,
+  KubeInvalidError,
+  type KubeAction,
+} from './kube-errors';
+export { createWorkQueue, type WorkQueue, type WorkQueueOptions } from './work-queue';

@@ -1,93 +1,96 @@
-import type { CoreV1Api, NetworkingV1Api, V1NetworkPolicy, V1Pod } from '@kubernetes/client-node';
+import { PatchStrategy } from '@kubernetes/client-node';
+import type {
+  CoreV1Api,
+  KubernetesObjectApi,
+  NetworkingV1Api,
+  V1NetworkPolicy,
+  V1Pod,
+} from '@kubernetes/client-node';
+import { apiStatus, kubeError } from './kube-errors';
+import type { KubeAction } from './kube-errors';
 
-/** The few calls instance-manager makes against the apps namespace, with 404 and 409 handled. */
+/**
+ * Field manager of every server-side apply the instance-manager makes. Persistent: the API server
+ * records field ownership under this name, and a renamed manager would conflict with its old self.
+ */
+export const FIELD_MANAGER = 'instance-manager';
+
+/**
+ * The few calls instance-manager makes against the apps namespace. Writes are server-side applies
+ * (a retried apply of the same object changes nothing); 404 on delete and logs means already gone;
+ * other refusals are typed errors (`KubeForbiddenError`, `KubeConflictError`, `KubeInvalidError`).
+ */
 export interface KubeApi {
-  /** `exists` when a pod of that name is already there (a retried start). */
-  createPod(pod: V1Pod): Promise<'created' | 'exists'>;
+  /** Creates the pod, or leaves the existing one as it is when it matches; returns it as stored. */
+  applyPod(pod: V1Pod): Promise<V1Pod>;
   /** `absent` when there was nothing to delete. */
   deletePod(name: string, gracePeriodSeconds?: number): Promise<'deleted' | 'absent'>;
   /** The last `tailLines` lines of the app container, with timestamps; '' when the pod is gone. */
   readPodLog(name: string, tailLines: number): Promise<string>;
-  /** Creates the policy, or replaces the existing one of that name. */
-  applyNetworkPolicy(policy: V1NetworkPolicy): Promise<'created' | 'replaced'>;
+  /** Makes the policy exactly this one, taking back fields anyone else changed; returns it as stored. */
+  applyNetworkPolicy(policy: V1NetworkPolicy): Promise<V1NetworkPolicy>;
   deleteNetworkPolicy(name: string): Promise<'deleted' | 'absent'>;
 }
 
-/** The generated client-node APIs {@link createKubeApi} calls (object-parameter style). */
+/** The client-node APIs {@link createKubeApi} calls (object-parameter style, and the object API). */
 export interface KubeClientApis {
-  core: Pick<CoreV1Api, 'createNamespacedPod' | 'deleteNamespacedPod' | 'readNamespacedPodLog'>;
-  networking: Pick<
-    NetworkingV1Api,
-    'createNamespacedNetworkPolicy' | 'replaceNamespacedNetworkPolicy' | 'deleteNamespacedNetworkPolicy'
-  >;
+  objects: Pick<KubernetesObjectApi, 'patch'>;
+  core: Pick<CoreV1Api, 'deleteNamespacedPod' | 'readNamespacedPodLog'>;
+  networking: Pick<NetworkingV1Api, 'deleteNamespacedNetworkPolicy'>;
 }
 
-/** The HTTP status of a client-node `ApiException` (it carries `code`), else undefined. */
-export function apiStatus(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'number' ? code : undefined;
-}
-
-async function absentOn404<T>(call: () => Promise<unknown>, absent: T, done: T): Promise<T> {
+async function typed<T>(action: KubeAction, call: () => Promise<T>): Promise<T> {
   try {
-    await call();
-    return done;
+    return await call();
   } catch (error) {
-    if (apiStatus(error) === 404) return absent;
-    throw error;
+    throw kubeError(error, action);
   }
 }
 
-/** {@link KubeApi} over client-node's generated APIs, for one namespace. */
+async function deleteOr404(action: KubeAction, call: () => Promise<unknown>): Promise<'deleted' | 'absent'> {
+  try {
+    await call();
+    return 'deleted';
+  } catch (error) {
+    if (apiStatus(error) === 404) return 'absent';
+    throw kubeError(error, action);
+  }
+}
+
+/** {@link KubeApi} over client-node's APIs, for one namespace. */
 export function createKubeApi(apis: KubeClientApis, namespace: string): KubeApi {
-  const { core, networking } = apis;
+  const { objects, core, networking } = apis;
+  // Forced: these objects are ours alone, so fields someone else set on them are taken back.
+  const apply = <T extends V1Pod | V1NetworkPolicy>(object: T): Promise<T> =>
+    objects.patch<T>(
+      { ...object, metadata: { ...object.metadata, namespace } },
+      undefined,
+      undefined,
+      FIELD_MANAGER,
+      true,
+      PatchStrategy.ServerSideApply,
+    );
+  const nameOf = (object: V1Pod | V1NetworkPolicy) => object.metadata?.name ?? '';
   return {
-    async createPod(pod) {
-      try {
-        await core.createNamespacedPod({ namespace, body: pod });
-        return 'created';
-      } catch (error) {
-        if (apiStatus(error) === 409) return 'exists';
-        throw error;
-      }
-    },
+    applyPod: (pod) => typed({ verb: 'apply', kind: 'pod', name: nameOf(pod) }, () => apply(pod)),
     deletePod: (name, gracePeriodSeconds) =>
-      absentOn404(
-        () => core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds }),
-        'absent' as const,
-        'deleted' as const,
+      deleteOr404({ verb: 'delete', kind: 'pod', name }, () =>
+        core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds }),
       ),
     async readPodLog(name, tailLines) {
       try {
-        return await core.readNamespacedPodLog({
-          name,
-          namespace,
-          container: 'app',
-          tailLines,
-          timestamps: true,
-        });
+        const params = { name, namespace, container: 'app', tailLines, timestamps: true };
+        return await core.readNamespacedPodLog(params);
       } catch (error) {
         if (apiStatus(error) === 404) return '';
-        throw error;
+        throw kubeError(error, { verb: 'read log of', kind: 'pod', name });
       }
     },
-    async applyNetworkPolicy(policy) {
-      try {
-        await networking.createNamespacedNetworkPolicy({ namespace, body: policy });
-        return 'created';
-      } catch (error) {
-        if (apiStatus(error) !== 409) throw error;
-        const name = policy.metadata?.name ?? '';
-        await networking.replaceNamespacedNetworkPolicy({ name, namespace, body: policy });
-        return 'replaced';
-      }
-    },
+    applyNetworkPolicy: (policy) =>
+      typed({ verb: 'apply', kind: 'NetworkPolicy', name: nameOf(policy) }, () => apply(policy)),
     deleteNetworkPolicy: (name) =>
-      absentOn404(
-        () => networking.deleteNamespacedNetworkPolicy({ name, namespace }),
-        'absent' as const,
-        'deleted' as const,
+      deleteOr404({ verb: 'delete', kind: 'NetworkPolicy', name }, () =>
+        networking.deleteNamespacedNetworkPolicy({ name, namespace }),
       ),
   };
 }

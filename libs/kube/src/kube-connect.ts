@@ -1,5 +1,18 @@
-import { CoreV1Api, KubeConfig, NetworkingV1Api, makeInformer } from '@kubernetes/client-node';
-import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  KubeConfig,
+  KubernetesObjectApi,
+  NetworkingV1Api,
+  makeInformer,
+} from '@kubernetes/client-node';
+import type {
+  Informer,
+  KubernetesObject,
+  ObjectCache,
+  V1NetworkPolicy,
+  V1Node,
+  V1Pod,
+} from '@kubernetes/client-node';
 import { createKubeApi } from './kube-api';
 import type { KubeApi } from './kube-api';
 import type { InformerSource } from './resilient-informer';
@@ -15,6 +28,17 @@ export interface KubeConnection {
   createNodeInformer(): InformerSource<V1Node>;
 }
 
+/** The informer's events, lifecycle and keyed cache, as the wrapper uses them. */
+function sourceOf<T extends KubernetesObject>(informer: Informer<T> & ObjectCache<T>): InformerSource<T> {
+  return {
+    on: informer.on.bind(informer),
+    start: () => informer.start(),
+    stop: () => informer.stop(),
+    list: () => informer.list(),
+    get: (name, namespace) => informer.get(name, namespace),
+  };
+}
+
 /**
  * Loads the kubeconfig (the in-cluster service account when running in a pod, else `KUBECONFIG` or
  * `~/.kube/config`, or the given file) and connects to one namespace.
@@ -27,7 +51,10 @@ export function connectKube(options: { namespace: string; kubeconfigPath?: strin
   const networking = kubeConfig.makeApiClient(NetworkingV1Api);
   const { namespace } = options;
   return {
-    api: createKubeApi({ core, networking }, namespace),
+    api: createKubeApi(
+      { objects: KubernetesObjectApi.makeApiClient(kubeConfig), core, networking },
+      namespace,
+    ),
     createPodInformer: (labelSelector) => {
       const list = () => core.listNamespacedPod({ namespace, labelSelector });
       const informer = makeInformer<V1Pod>(
@@ -36,12 +63,7 @@ export function connectKube(options: { namespace: string; kubeconfigPath?: strin
         list,
         labelSelector,
       );
-      return {
-        on: informer.on.bind(informer),
-        start: () => informer.start(),
-        stop: () => informer.stop(),
-        list: () => informer.list(),
-      };
+      return sourceOf(informer);
     },
     createNetworkPolicyInformer: (labelSelector) => {
       const list = () => networking.listNamespacedNetworkPolicy({ namespace, labelSelector });
@@ -51,21 +73,11 @@ export function connectKube(options: { namespace: string; kubeconfigPath?: strin
         list,
         labelSelector,
       );
-      return {
-        on: informer.on.bind(informer),
-        start: () => informer.start(),
-        stop: () => informer.stop(),
-        list: () => informer.list(),
-      };
+      return sourceOf(informer);
     },
     createNodeInformer: () => {
       const informer = makeInformer<V1Node>(kubeConfig, '/api/v1/nodes', () => core.listNode());
-      return {
-        on: informer.on.bind(informer),
-        start: () => informer.start(),
-        stop: () => informer.stop(),
-        list: () => informer.list(),
-      };
+      return sourceOf(informer);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { buildAppNetworkPolicy } from './network-policy.builder';
-import { networkPolicyDrifted } from './network-policy-drift';
+import { networkPolicyApplyBody, networkPolicyDrifted } from './network-policy-drift';
 import { nodeAddressCidrs } from './network-ranges';
 
 const built = buildAppNetworkPolicy({
@@ -57,5 +57,17 @@ describe('nodeAddressCidrs', () => {
       {},
     ];
     expect(nodeAddressCidrs(nodes)).toEqual(['10.0.0.5/32', '203.0.113.8/32', 'fd00::5/128']);
+  });
+});
+
+describe('networkPolicyApplyBody', () => {
+  it('sends an empty rule list only to take back one someone else filled', () => {
+    expect(built.spec?.egress).toEqual([]);
+    expect(networkPolicyApplyBody(built, undefined).spec).not.toHaveProperty('egress');
+    expect(networkPolicyApplyBody(built, asStored()).spec).not.toHaveProperty('egress');
+    const opened = asStored();
+    if (opened.spec) opened.spec.egress = [{}];
+    expect(networkPolicyApplyBody(built, opened).spec?.egress).toEqual([]);
+    expect(networkPolicyApplyBody(built, opened).spec?.ingress).toEqual(built.spec?.ingress);
   });
 });

@@ -26,3 +26,21 @@ export function networkPolicyDrifted(actual: V1NetworkPolicy | undefined, desire
   if (!actual) return true;
   return JSON.stringify(canonical(actual.spec)) !== JSON.stringify(canonical(desired.spec));
 }
+
+/**
+ * What to server-side apply to make `actual` the `desired` policy. An empty top-level rule list
+ * (`egress: []` of an app without egress) is sent only to take back a list someone else filled: the
+ * API server stores an empty list as absent, so sending it every time would make every apply a real
+ * write (a new generation), and a retried apply would no longer change nothing.
+ */
+export function networkPolicyApplyBody(
+  desired: V1NetworkPolicy,
+  actual: V1NetworkPolicy | undefined,
+): V1NetworkPolicy {
+  if (!desired.spec) return desired;
+  const spec = { ...desired.spec };
+  for (const list of ['ingress', 'egress'] as const) {
+    if (spec[list]?.length === 0 && (actual?.spec?.[list]?.length ?? 0) === 0) delete spec[list];
+  }
+  return { ...desired, spec };
+}

@@ -1,67 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '@sandbox/testing';
-import { pino } from 'pino';
-import type { InformerSource } from './resilient-informer';
-import { createResilientInformer } from './resilient-informer';
+import { flush, setupWith } from './resilient-informer.fixture';
 
-interface Obj {
-  name: string;
-}
-
-/** A scripted informer: `start()` resolves or rejects when the test says so. */
-class FakeSource implements InformerSource<Obj> {
-  objects: Obj[] = [];
-  stopped = false;
-  private handlers = new Map<string, ((arg?: unknown) => void)[]>();
-  private settle?: { resolve: () => void; reject: (error: unknown) => void };
-  on(verb: string, callback: (arg: Obj) => void): void {
-    this.handlers.set(verb, [...(this.handlers.get(verb) ?? []), callback as (arg?: unknown) => void]);
-  }
-  start(): Promise<void> {
-    return new Promise((resolve, reject) => (this.settle = { resolve, reject }));
-  }
-  async stop(): Promise<void> {
-    this.stopped = true;
-  }
-  list(): Obj[] {
-    return this.objects;
-  }
-  listed(objects: Obj[]): void {
-    this.objects = objects;
-    this.settle?.resolve();
-  }
-  failStart(error: unknown): void {
-    this.settle?.reject(error);
-  }
-  fire(verb: string, arg?: unknown): void {
-    for (const handler of this.handlers.get(verb) ?? []) handler(arg);
-  }
-}
-
-const flush = () => new Promise((resolve) => setImmediate(resolve));
-
-function setup(silenceMs = 300_000) {
-  const time = new ManualClock(0);
-  const sources: FakeSource[] = [];
-  const informer = createResilientInformer<Obj>({
-    create: () => {
-      const source = new FakeSource();
-      sources.push(source);
-      return source;
-    },
-    keyOf: (o) => o.name,
-    logger: pino({ level: 'silent' }),
-    name: 'pods',
-    schedule: time.schedule,
-    now: time.now,
-    silenceMs,
-    random: () => 1,
-  });
-  const events: string[] = [];
-  for (const verb of ['add', 'update', 'delete'] as const)
-    informer.on(verb, (o) => events.push(`${verb}:${o.name}`));
-  return { time, sources, informer, events };
-}
+const setup = (silenceMs?: number) => setupWith(new ManualClock(0), silenceMs);
 
 describe('createResilientInformer', () => {
   it('is synced after the first list and forwards object events', async () => {

@@ -1,5 +1,6 @@
 import { backoffDelay, realSchedule, type Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
+import { apiStatus } from './kube-errors';
 
 /** The part of client-node's `Informer & ObjectCache` (a `ListWatch`) the wrapper uses. */
 export interface InformerSource<T> {
@@ -8,6 +9,8 @@ export interface InformerSource<T> {
   start(): Promise<void>;
   stop(): Promise<void>;
   list(): ReadonlyArray<T>;
+  /** client-node's keyed `ObjectCache` lookup. */
+  get(name: string, namespace?: string): T | undefined;
 }
 
 /** Options of {@link createResilientInformer}. */
@@ -41,13 +44,68 @@ export interface ResilientInformer<T> {
   stop(): Promise<void>;
   /** True once the first list has completed (readiness waits for this). */
   synced(): boolean;
-  /** The cache of the last informer that completed its list (kept while a replacement lists). */
+  /**
+   * The cache of the last informer that completed its list (kept while a replacement lists), with
+   * the objects the replacement already holds in their newer version, so a handler of its events
+   * reads what the event reported. Objects the replacement lacks stay until the swap reports them
+   * deleted.
+   */
   list(): ReadonlyArray<T>;
+  /** One object by name (and namespace, for namespaced kinds), as {@link list} has it. */
+  get(name: string, namespace?: string): T | undefined;
   /** Restarts so far (errors and silence). */
   restarts(): number;
 }
 
 type Verb = 'add' | 'update' | 'delete';
+
+function withDefaults<T>(options: ResilientInformerOptions<T>) {
+  return {
+    schedule: options.schedule ?? realSchedule,
+    now: options.now ?? Date.now,
+    random: options.random ?? Math.random,
+    silenceMs: options.silenceMs ?? 300_000,
+    initialBackoff: options.initialBackoffMs ?? 1_000,
+    maxBackoff: options.maxBackoffMs ?? 30_000,
+  };
+}
+
+/** Objects of the previous cache that the replacement's list no longer has. */
+function vanished<T>(
+  previous: InformerSource<T>,
+  next: InformerSource<T>,
+  keyOf: (object: T) => string,
+): T[] {
+  const present = new Set(next.list().map(keyOf));
+  return previous.list().filter((object) => !present.has(keyOf(object)));
+}
+
+/**
+ * What the informer serves: the listed cache, with the newer objects of a replacement that is still
+ * listing laid over it (so a handler of the replacement's events reads what the event reported).
+ */
+function servedObjects<T>(
+  active: InformerSource<T> | undefined,
+  current: InformerSource<T> | undefined,
+  keyOf: (object: T) => string,
+): readonly T[] {
+  const served = active?.list() ?? [];
+  if (!current || current === active) return served;
+  const merged = new Map(served.map((object) => [keyOf(object), object]));
+  for (const object of current.list()) merged.set(keyOf(object), object);
+  return [...merged.values()];
+}
+
+/** The handlers registered per verb, and their dispatch. */
+function eventCallbacks<T>() {
+  const callbacks: Record<Verb, ((object: T) => void)[]> = { add: [], update: [], delete: [] };
+  return {
+    on: (verb: Verb, callback: (object: T) => void) => void callbacks[verb].push(callback),
+    emit: (verb: Verb, object: T) => {
+      for (const callback of callbacks[verb]) callback(object);
+    },
+  };
+}
 
 /**
  * Wraps client-node's informer, which stops for good on any error other than 410 Gone: restarts it
@@ -56,14 +114,9 @@ type Verb = 'add' | 'update' | 'delete';
  * object vanished). Objects missing from the new list are reported as deleted.
  */
 export function createResilientInformer<T>(options: ResilientInformerOptions<T>): ResilientInformer<T> {
-  const schedule = options.schedule ?? realSchedule;
-  const now = options.now ?? Date.now;
-  const random = options.random ?? Math.random;
-  const silenceMs = options.silenceMs ?? 300_000;
-  const initialBackoff = options.initialBackoffMs ?? 1_000;
-  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  const { schedule, now, random, silenceMs, initialBackoff, maxBackoff } = withDefaults(options);
   const logger = options.logger;
-  const callbacks: Record<Verb, ((object: T) => void)[]> = { add: [], update: [], delete: [] };
+  const { on, emit } = eventCallbacks<T>();
   let generation = 0;
   let current: InformerSource<T> | undefined;
   let active: InformerSource<T> | undefined;
@@ -75,16 +128,11 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
   let pending: { cancel(): void } | undefined;
   let watchdog: { cancel(): void } | undefined;
 
-  const emit = (verb: Verb, object: T) => {
-    for (const callback of callbacks[verb]) callback(object);
-  };
-
   const swap = (source: InformerSource<T>) => {
     const previous = active;
     active = source;
     if (!previous || previous === source) return;
-    const present = new Set(source.list().map(options.keyOf));
-    for (const object of previous.list()) if (!present.has(options.keyOf(object))) emit('delete', object);
+    for (const object of vanished(previous, source, options.keyOf)) emit('delete', object);
   };
 
   const armWatchdog = () => {
@@ -113,6 +161,11 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
 
   const fail = (gen: number, error: unknown) => {
     if (gen !== generation || stopped) return;
+    // 410 Gone: our resource version is too old to watch from; a fresh list is the fix, not a wait.
+    if (apiStatus(error) === 410) {
+      logger.info({ informer: options.name }, 'informer resource version expired; relisting');
+      return restart(0);
+    }
     failures += 1;
     const delayMs = Math.round(
       backoffDelay(failures, { initialMs: initialBackoff, maxMs: maxBackoff, random }),
@@ -147,7 +200,7 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
   };
 
   return {
-    on: (verb, callback) => void callbacks[verb].push(callback),
+    on,
     start() {
       if (!stopped) return;
       stopped = false;
@@ -162,7 +215,8 @@ export function createResilientInformer<T>(options: ResilientInformerOptions<T>)
       await Promise.all([...sources].map((source) => source.stop().catch(() => undefined)));
     },
     synced: () => hasSynced,
-    list: () => active?.list() ?? [],
+    list: () => servedObjects(active, current, options.keyOf),
+    get: (name, namespace) => current?.get(name, namespace) ?? active?.get(name, namespace),
     restarts: () => restartCount,
   };
 }

@@ -69,7 +69,6 @@ export function createLeaseElector(options: LeaseElectorOptions): LeaseElector {
   let handlers: LeaseGateHandlers | undefined;
   let tick: { cancel(): void } | undefined;
   let deadline: { cancel(): void } | undefined;
-  let inFlight = false;
 
   const armDeadline = (): void => {
     deadline?.cancel();
@@ -123,25 +122,18 @@ export function createLeaseElector(options: LeaseElectorOptions): LeaseElector {
     armDeadline();
   };
 
-  const attempt = async (): Promise<void> => {
-    if (inFlight) return;
-    inFlight = true;
+  const attempt = singleFlight(schedule, timings.renewDeadlineMs, async () => {
     const sentAt = now();
-    // A reply stuck in a stalled Redis must not stop the attempts; a late one still counts from sentAt.
-    const stuck = schedule(() => (inFlight = false), timings.renewDeadlineMs);
     try {
       await (state === 'active' ? renew(sentAt) : acquire(sentAt));
     } catch (error) {
       logger.warn({ lease: keys.lease, state, err: error }, 'lease attempt failed');
-    } finally {
-      stuck.cancel();
-      inFlight = false;
     }
-  };
+  });
 
   const loop = (): void => {
     if (state === 'ended') return;
-    void attempt();
+    attempt();
     tick = schedule(loop, timings.retryPeriodMs);
   };
 
@@ -176,5 +168,22 @@ export function createLeaseElector(options: LeaseElectorOptions): LeaseElector {
       await redis.sandboxLeaseRelease(keys.lease, held.value);
       logger.info({ lease: keys.lease, fencingToken: held.token }, 'lease released');
     },
+  };
+}
+
+/**
+ * Runs `step` unless the previous run is still in flight. A run stuck longer than `stuckAfterMs` (a
+ * stalled Redis) no longer blocks the next; its late reply still counts from when it was sent.
+ */
+function singleFlight(schedule: Schedule, stuckAfterMs: number, step: () => Promise<void>): () => void {
+  let inFlight = false;
+  return () => {
+    if (inFlight) return;
+    inFlight = true;
+    const stuck = schedule(() => (inFlight = false), stuckAfterMs);
+    void step().finally(() => {
+      stuck.cancel();
+      inFlight = false;
+    });
   };
 }

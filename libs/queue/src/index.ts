@@ -15,6 +15,8 @@ export {
   DurabilityUnavailableError,
   DurableWriteTimeoutError,
   JobDataError,
+  QueueError,
+  QueueUnavailableError,
   RedisPreflightError,
 } from './errors';
 export { findSecretKeyPaths, parseJobData } from './job-data';
@@ -27,6 +29,7 @@ export {
   type Producer,
   type ProducerDeps,
 } from './producer';
+export { orRedisUnavailable } from './redis-unavailable';
 export { openRedisPair, type RedisPair, type RedisPairDeps } from './redis-pair';
 export type { RedisCommandClient } from './redis-info';
 export {

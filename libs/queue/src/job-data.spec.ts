@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { defineQueue } from '@sandbox/protocol';
 import { z } from 'zod';
 import { JobDataError } from './errors';
+import { mapError } from '@sandbox/service-kit';
 import { findSecretKeyPaths, parseJobData } from './job-data';
 
 const CANARY = 'canary-7f3a9c-do-not-log';
@@ -32,7 +33,8 @@ describe('parseJobData', () => {
 
   it('lists every invalid path with a message and no value', () => {
     const error = refusal(() => parseJobData(greetings, 'send-greeting', { to: 42, times: CANARY }));
-    expect(error.status).toBe(400);
+    expect(error.code).toBe('invalid_request');
+    expect(mapError(error).status).toBe(400);
     expect(error.issues?.map((issue) => issue.path).sort()).toEqual(['times', 'to']);
     expect(error.message).toContain('unit-greetings/send-greeting');
     expect(JSON.stringify({ message: error.message, issues: error.issues })).not.toContain(CANARY);

@@ -1,5 +1,5 @@
 import { formatZodIssues, isSecretFieldName, type QueueDefinition } from '@sandbox/protocol';
-import type { FieldIssue } from '@sandbox/service-kit';
+import type { FieldIssue } from '@sandbox/protocol';
 import type { z } from 'zod';
 import { JobDataError } from './errors';
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { defineQueue } from '@sandbox/protocol';
-import { UnavailableError } from '@sandbox/service-kit';
 import {
   createMemoryLogger,
   findFreePort,
@@ -11,7 +10,9 @@ import {
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { createRedisConnection } from './connection';
+import { QueueUnavailableError } from './errors';
 import { createProducer } from './producer';
+import { mapError } from '@sandbox/service-kit';
 
 const pings = defineQueue('test-pings', { 'send-ping': z.strictObject({ n: z.number() }) });
 
@@ -31,7 +32,7 @@ describe('producer without Redis', () => {
     await redis.stop();
   });
 
-  it('answers UnavailableError once the Redis it was using has stopped', async () => {
+  it('answers QueueUnavailableError once the Redis it was using has stopped', async () => {
     const connection = createRedisConnection(redis.url, 'producer', { logger, overrides });
     connections.push(connection);
     const producer = createProducer(pings, { connection, prefix: uniquePrefix('unavailable'), logger });
@@ -40,17 +41,18 @@ describe('producer without Redis', () => {
 
     await redis.stop();
     const failure = await producer.add('send-ping', { n: 2 }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(UnavailableError);
-    expect(failure).toMatchObject({ status: 503, message: 'queue test-pings is unavailable' });
+    expect(failure).toBeInstanceOf(QueueUnavailableError);
+    expect(failure).toMatchObject({ code: 'unavailable', message: 'queue test-pings is unavailable' });
+    expect(mapError(failure).status).toBe(503);
     await producer.close();
   }, 5_000);
 
-  it('answers UnavailableError when Redis was never reachable', async () => {
+  it('answers QueueUnavailableError when Redis was never reachable', async () => {
     const url = `redis://127.0.0.1:${await findFreePort()}`;
     const connection = createRedisConnection(url, 'producer', { logger, overrides });
     connections.push(connection);
     const producer = createProducer(pings, { connection, prefix: uniquePrefix('never'), logger });
-    await expect(producer.add('send-ping', { n: 1 })).rejects.toBeInstanceOf(UnavailableError);
+    await expect(producer.add('send-ping', { n: 1 })).rejects.toBeInstanceOf(QueueUnavailableError);
     await producer.close();
   }, 5_000);
 });

@@ -1,11 +1,11 @@
 import type { JobName, QueueDefinition } from '@sandbox/protocol';
-import { UnavailableError } from '@sandbox/service-kit';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { isRedisUnavailableError } from './connection';
 import { DEFAULT_JOB_OPTIONS, DEFAULT_QUEUE_PREFIX } from './defaults';
+import { QueueUnavailableError } from './errors';
 import { parseJobData } from './job-data';
 import { readyOrConnecting } from './redis-info';
 
@@ -37,9 +37,9 @@ export interface Producer<Q extends QueueDefinition> {
   /** The underlying BullMQ queue (counts, inspection, `obliterate` in tests). */
   readonly queue: Queue;
   /**
-   * Validates `data` with the job's schema and adds the job. Throws `JobDataError` (400) for invalid
-   * data or secret field names, `UnavailableError` (503) when Redis cannot take the job now. With a
-   * `jobId` that already exists, BullMQ keeps the existing job and returns it (dedupe).
+   * Validates `data` with the job's schema and adds the job. Throws `JobDataError` (`invalid_request`)
+   * for invalid data or secret field names, `QueueUnavailableError` (`unavailable`) when Redis cannot
+   * take the job now. With a `jobId` that already exists, BullMQ keeps the existing job and returns it (dedupe).
    */
   add<N extends JobName<Q>>(name: N, data: JobInput<Q, N>, options?: AddJobOptions): Promise<Job>;
   /** Closes the queue; the shared connection stays open. */
@@ -60,8 +60,8 @@ export function createProducer<Q extends QueueDefinition>(definition: Q, deps: P
   });
   queue.on('error', (err: Error) => logger.error({ err }, 'queue error'));
 
-  const unavailable = (cause?: unknown): UnavailableError =>
-    new UnavailableError(`queue ${definition.name} is unavailable`, { cause });
+  const unavailable = (cause?: unknown): QueueUnavailableError =>
+    new QueueUnavailableError(`queue ${definition.name} is unavailable`, { cause });
 
   return {
     queue,

@@ -7,7 +7,7 @@ import { runCommand } from './command-runner';
 import type { SandboxDriver } from './local-driver';
 import { createLocalDriver } from './local-driver';
 import { instanceNames } from './naming';
-import { leftovers } from './test-support/leaks.fixture';
+import { leftovers, NO_LEFTOVERS } from './test-support/leaks.fixture';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
 import { exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';
 
@@ -43,13 +43,7 @@ describeAsRoot('recovery after the driver process crashed', () => {
 
   afterAll(async () => {
     await removeEverything(freshDriver());
-    expect(await leftovers(PREFIX)).toEqual({
-      containers: [],
-      namespaces: [],
-      links: [],
-      chains: [],
-      orphanSandboxes: [],
-    });
+    expect(await leftovers(PREFIX)).toEqual(NO_LEFTOVERS);
   }, 120_000);
 
   it('adopts complete instances and finds partial ones after a restart', async () => {
@@ -73,13 +67,7 @@ describeAsRoot('recovery after the driver process crashed', () => {
     expect(adopted).toMatchObject({ url: kept.url, labels: { app: 'kept' } });
     await second.waitForReady(kept, HEALTH);
     expect(await removeEverything(second)).toBe(3);
-    expect(await leftovers(PREFIX)).toEqual({
-      containers: [],
-      namespaces: [],
-      links: [],
-      chains: [],
-      orphanSandboxes: [],
-    });
+    expect(await leftovers(PREFIX)).toEqual(NO_LEFTOVERS);
   }, 120_000);
 
   it('leaves nothing behind after kill -9 at several points of a start', async () => {
@@ -87,13 +75,7 @@ describeAsRoot('recovery after the driver process crashed', () => {
     for (const delay of [700, 900, 1100, 1300, 1600]) {
       await crashWhileStarting(delay);
       discovered += await removeEverything(freshDriver());
-      expect(await leftovers(PREFIX)).toEqual({
-        containers: [],
-        namespaces: [],
-        links: [],
-        chains: [],
-        orphanSandboxes: [],
-      });
+      expect(await leftovers(PREFIX)).toEqual(NO_LEFTOVERS);
     }
     // The crashes hit while instances existed, so the fresh driver had real work to do.
     expect(discovered).toBeGreaterThan(0);

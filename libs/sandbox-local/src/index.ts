@@ -1,25 +1,50 @@
-export * from './command-runner';
+export { runCommand, type CommandOptions, type CommandResult, type CommandRunner } from './command-runner';
 export type { LogLine } from './container-logs';
 export type { DiscoveredInstance } from './discovery';
-export { NON_PUBLIC_RANGES } from './firewall-rules';
 export type { EgressPolicy } from './firewall-rules';
-export * from './instance-spec.schema';
-export { InstanceSpecError, InstanceStartError } from './instance-starter';
+export type { HealthCheck, InstanceSpec, InstanceSpecInput } from './instance-spec.schema';
 export type { IsolationDrift } from './integrity-guard';
 export { hostResources, InstanceCapacityError } from './host-capacity';
 export type { Resources } from './host-capacity';
-export * from './local-driver';
+export {
+  createLocalDriver,
+  type IsolationWatchOptions,
+  type LocalDriverOptions,
+  type SandboxDriver,
+  type StartedInstance,
+} from './local-driver';
 export { INSTANCE_ID_PATTERN, newInstanceId } from './naming';
-export * from './readiness';
-export * from './images/node-app-image';
-export { IMAGE_APP_PATH, IMAGE_NODE_PATH } from './images/rootfs-layout';
-export * from './runsc/runsc-build';
-export * from './runsc/runtime-choice';
-export * from './runsc/runsc-cache';
-export { measureRequestsPerSecond } from './test-support/http-load.fixture';
-export type { LoadOptions } from './test-support/http-load.fixture';
-export * from './images/example-app-image';
-export * from './images/eval-responder-image';
+export {
+  NotReadyError,
+  waitForReady,
+  type ProbeTarget,
+  type ReadinessOptions,
+  type ReadyResult,
+} from './readiness';
+export {
+  bundleNodeApp,
+  ensureNodeAppImage,
+  exportNodeAppImage,
+  type NodeAppImage,
+  type NodeAppImageOptions,
+  type PreparedNodeAppImage,
+} from './images/node-app-image';
+export {
+  ensureRunscBuild,
+  gvisorVersion,
+  RUNSC_MODULE_DIR,
+  type RunscBuild,
+  type RunscBuildOptions,
+} from './runsc/runsc-build';
+export { canRunSandbox, chooseRuntime, type RuntimeCandidate } from './runsc/runtime-choice';
+export { findCachedRunsc } from './runsc/runsc-cache';
+export {
+  ensureEvalResponderImage,
+  ensureExampleAppImage,
+  EVAL_RESPONDER,
+  EXAMPLE_APP,
+  type RepositoryApp,
+} from './images/repository-apps';
 export type { ImageArchive, ImageRuntimeConfig } from './images/image-archive';
-export { directoryAssets } from './images/rootfs-layout';
+export { directoryAssets, IMAGE_NODE_PATH } from './images/rootfs-layout';
 export type { RootfsFile } from './images/rootfs-layout';

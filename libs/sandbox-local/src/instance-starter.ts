@@ -62,11 +62,55 @@ interface StarterDeps {
   logMaxSize: string;
 }
 
+type FirewallSettings = Parameters<typeof hostNetworks>[1];
+
 function parseSpec(input: InstanceSpecInput): InstanceSpec {
   const parsed = InstanceSpecSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   throw new InstanceSpecError(
     parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  );
+}
+
+/** Wires the namespace, applies its firewall, claims the uplink (internet egress) and runs the container. */
+async function buildInstance(
+  deps: StarterDeps,
+  firewallSettings: FirewallSettings,
+  spec: InstanceSpec,
+  names: InstanceNames,
+  addressing: SlotAddressing,
+  hostNetworks: string[],
+) {
+  const script = buildFirewallScript(
+    firewallInputFor(names, addressing.instanceAddress, spec.egress, hostNetworks, firewallSettings),
+  );
+  // Rules name the veth, so they need not wait for it; both are in place before the container
+  // (the only thing that could send) starts. Both settle before a failure is thrown, so the
+  // cleanup (stop) never races a step still creating something.
+  const steps = await Promise.allSettled([
+    deps.network.wire(names, addressing, spec.egress),
+    deps.firewall.apply(script),
+  ]);
+  for (const step of steps) if (step.status === 'rejected') throw step.reason;
+  if (spec.egress === 'internet') {
+    const uplink = deps.egressInterface ?? (await deps.network.defaultRouteInterface());
+    if (uplink) await deps.ledger.claim(uplink);
+    else deps.logger.warn({ instanceId: names.instanceId }, 'no uplink for internet egress');
+  }
+  await deps.podman.run(
+    buildRunArgs({
+      prefix: deps.prefix,
+      names,
+      spec,
+      instanceAddress: addressing.instanceAddress,
+      netnsPath: netnsPath(names.netns),
+      runtime: deps.runtime,
+      runtimeFlags: deps.runtimeFlags,
+      user: deps.user,
+      pidsLimit: deps.pidsLimit,
+      dnsServers: deps.dnsServers,
+      logMaxSize: deps.logMaxSize,
+    }),
   );
 }
 
@@ -77,7 +121,7 @@ export function createStarter(deps: StarterDeps) {
   let cursor = 0;
   const { stop } = createStopper({ ...deps, startingInternet });
 
-  const firewallSettings = {
+  const firewallSettings: FirewallSettings = {
     subnet: deps.subnet,
     subnetText: deps.subnetText,
     protectedPorts: deps.hostPorts,
@@ -98,45 +142,6 @@ export function createStarter(deps: StarterDeps) {
       addressing: slotAddressing(deps.subnet, slot),
       hostNetworks: hostNetworks(addresses, firewallSettings),
     };
-  }
-
-  async function build(
-    spec: InstanceSpec,
-    names: InstanceNames,
-    addressing: SlotAddressing,
-    hostNetworks: string[],
-  ) {
-    const script = buildFirewallScript(
-      firewallInputFor(names, addressing.instanceAddress, spec.egress, hostNetworks, firewallSettings),
-    );
-    // Rules name the veth, so they need not wait for it; both are in place before the container
-    // (the only thing that could send) starts. Both settle before a failure is thrown, so the
-    // cleanup (stop) never races a step still creating something.
-    const steps = await Promise.allSettled([
-      deps.network.wire(names, addressing, spec.egress),
-      deps.firewall.apply(script),
-    ]);
-    for (const step of steps) if (step.status === 'rejected') throw step.reason;
-    if (spec.egress === 'internet') {
-      const uplink = deps.egressInterface ?? (await deps.network.defaultRouteInterface());
-      if (uplink) await deps.ledger.claim(uplink);
-      else deps.logger.warn({ instanceId: names.instanceId }, 'no uplink for internet egress');
-    }
-    await deps.podman.run(
-      buildRunArgs({
-        prefix: deps.prefix,
-        names,
-        spec,
-        instanceAddress: addressing.instanceAddress,
-        netnsPath: netnsPath(names.netns),
-        runtime: deps.runtime,
-        runtimeFlags: deps.runtimeFlags,
-        user: deps.user,
-        pidsLimit: deps.pidsLimit,
-        dnsServers: deps.dnsServers,
-        logMaxSize: deps.logMaxSize,
-      }),
-    );
   }
 
   async function start(input: InstanceSpecInput) {
@@ -169,7 +174,7 @@ export function createStarter(deps: StarterDeps) {
     try {
       const { addressing, hostNetworks } = await allocate();
       slot = addressing.slot;
-      await build(spec, names, addressing, hostNetworks);
+      await buildInstance(deps, firewallSettings, spec, names, addressing, hostNetworks);
       log.info(
         { address: addressing.instanceAddress, port: spec.port, image: spec.image },
         'instance started',

@@ -6,7 +6,7 @@ import type { SandboxDriver, StartedInstance } from './local-driver';
 import { createLocalDriver } from './local-driver';
 import { instanceNames } from './naming';
 import { formatIpv4, parseIpv4 } from '@sandbox/protocol';
-import { leftovers } from './test-support/leaks.fixture';
+import { leftovers, NO_LEFTOVERS } from './test-support/leaks.fixture';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
 import { exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';
 import { probeFromInstance } from './test-support/sandbox-probe.fixture';
@@ -61,13 +61,7 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
   afterAll(async () => {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     for (const found of await driver.list()) await driver.stop(found.instanceId);
-    expect(await leftovers(PREFIX)).toEqual({
-      containers: [],
-      namespaces: [],
-      links: [],
-      chains: [],
-      orphanSandboxes: [],
-    });
+    expect(await leftovers(PREFIX)).toEqual(NO_LEFTOVERS);
   }, 60_000);
 
   it('finds nothing to restore while the rules are as installed', async () => {

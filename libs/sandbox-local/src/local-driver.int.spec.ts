@@ -6,7 +6,7 @@ import { runCommand } from './command-runner';
 import type { SandboxDriver, StartedInstance } from './local-driver';
 import { createLocalDriver } from './local-driver';
 import { instanceNames } from './naming';
-import { leftovers } from './test-support/leaks.fixture';
+import { leftovers, NO_LEFTOVERS } from './test-support/leaks.fixture';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
 import { exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';
 import { evalInInstance } from './test-support/sandbox-probe.fixture';
@@ -58,13 +58,7 @@ describeAsRoot('local driver with the example app under gVisor', () => {
 
   afterAll(async () => {
     for (const found of await driver.list()) await driver.stop(found.instanceId);
-    expect(await leftovers(PREFIX)).toEqual({
-      containers: [],
-      namespaces: [],
-      links: [],
-      chains: [],
-      orphanSandboxes: [],
-    });
+    expect(await leftovers(PREFIX)).toEqual(NO_LEFTOVERS);
   }, 60_000);
 
   it('serves HTTP from the sandbox to the host through the instance URL', async () => {

@@ -9,7 +9,7 @@ import type { SandboxDriver, StartedInstance } from './local-driver';
 import { createLocalDriver } from './local-driver';
 import { instanceNames } from './naming';
 import { formatIpv4, parseIpv4 } from '@sandbox/protocol';
-import { leftovers } from './test-support/leaks.fixture';
+import { leftovers, NO_LEFTOVERS } from './test-support/leaks.fixture';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
 import { exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';
 import {
@@ -142,13 +142,7 @@ describeAsRoot('reachability from inside a sandboxed instance', () => {
     );
     for (const instance of started) await driver.stop(instance.instanceId);
     await targets?.close();
-    expect(await leftovers(PREFIX)).toEqual({
-      containers: [],
-      namespaces: [],
-      links: [],
-      chains: [],
-      orphanSandboxes: [],
-    });
+    expect(await leftovers(PREFIX)).toEqual(NO_LEFTOVERS);
   }, 60_000);
 
   it('lets the host reach the app port of every instance', async () => {

@@ -11,9 +11,9 @@ import { monotonicClock } from '@sandbox/service-kit';
 import { createLocalDriver } from './local-driver';
 import type { StartedInstance } from './local-driver';
 import { waitForReady } from './readiness';
-import { measureRequestsPerSecond } from './test-support/http-load.fixture';
 import { bundleNodeApp } from './images/node-app-image';
 import { EXAMPLE_ENTRY, exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';
+import { measureRequestsPerSecond } from '@sandbox/testing';
 
 const INSTANCES = 10;
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;

@@ -1,28 +1,104 @@
-export * from './errors/app-error';
-export * from './config/load-config';
-export * from './config/env-fields';
-export * from './config/secret-file';
-export * from './logging/secret-scrubber';
-export * from './logging/redact';
-export * from './logging/error-serializer';
-export * from './logging/http-serializers';
-export * from './logging/logger';
-export * from './health/health';
-export * from './metrics/metrics';
-export * from './http/request-id';
-export * from './http/error-middleware';
-export * from './http/validate';
-export * from './http/metrics-middleware';
-export * from './http/create-http-app';
-export * from './http/listen';
-export * from './lifecycle/timers';
-export * from './lifecycle/backoff';
-export * from './lifecycle/clock';
-export * from './lifecycle/shutdown';
-export * from './lifecycle/signals';
-export * from './lifecycle/service-runtime';
-export * from './http/bearer-auth';
-export * from './config/base-env';
-export * from './service/start-service';
-export * from './service/lease-gate';
-export * from './http/access';
+export {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  InputError,
+  MisdirectedRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  UnavailableError,
+  type FieldIssue,
+} from './errors/app-error';
+export { loadConfig, type ConfigIo, type Env } from './config/load-config';
+export {
+  durationMsField,
+  flagField,
+  hostField,
+  listenPortField,
+  logLevelField,
+  nodeEnvField,
+  secretFilePathField,
+  type LogLevel,
+  type NodeEnv,
+} from './config/env-fields';
+export {
+  readSecretFile,
+  readSecretFileText,
+  SecretFileError,
+  type ReadSecretFileOptions,
+} from './config/secret-file';
+export { createSecretScrubber, type SecretScrubber } from './logging/secret-scrubber';
+export type { SerializedError, SerializeErrorOptions } from './logging/error-serializer';
+export type { SerializedRequest } from './logging/http-serializers';
+export { createLogger, type CreateLoggerOptions, type ServiceLogger } from './logging/logger';
+export {
+  createHealth,
+  type CheckStatus,
+  type CreateHealthOptions,
+  type Health,
+  type LifecycleState,
+  type ReadinessCheck,
+  type ReadinessReport,
+} from './health/health';
+export {
+  createMetrics,
+  type CreateMetricsOptions,
+  type HttpLabel,
+  type ServiceMetrics,
+} from './metrics/metrics';
+export {
+  errorMiddleware,
+  INTERNAL_MESSAGE,
+  mapError,
+  sendError,
+  type MappedError,
+} from './http/error-middleware';
+export { INVALID_REQUEST_MESSAGE, validate } from './http/validate';
+export {
+  buildOpenApiDocument,
+  openApiRouter,
+  type OpenApiComponent,
+  type OpenApiDocumentOptions,
+  type OpenApiParts,
+} from './http/openapi';
+export { createHttpApp, type CreateHttpAppOptions } from './http/create-http-app';
+export { boundPort, closeServer, listen, type CloseServerOptions, type ListenOptions } from './http/listen';
+export { delay, realSchedule, type Schedule, type TimerHandle } from './lifecycle/timers';
+export {
+  createShutdown,
+  SHUTDOWN_PHASES,
+  type CreateShutdownOptions,
+  type Shutdown,
+  type ShutdownHook,
+  type ShutdownPhase,
+} from './lifecycle/shutdown';
+export { installSignalHandlers, SHUTDOWN_SIGNALS, type SignalSource } from './lifecycle/signals';
+export {
+  createServiceRuntime,
+  serveHttp,
+  type CreateServiceRuntimeOptions,
+  type ServeHttpOptions,
+  type ServiceRuntime,
+} from './lifecycle/service-runtime';
+export { bearerAuth, bearerToken } from './http/bearer-auth';
+export { baseEnvSchema, type BaseEnv, type BaseEnvDefaults } from './config/base-env';
+export {
+  startService,
+  type ServiceAccessOptions,
+  type ServiceContext,
+  type ServiceDefinition,
+  type ServiceWiring,
+  type StartedService,
+  type StartHook,
+} from './service/start-service';
+export { accessPolicy, type AccessPolicyOptions, type AccessRole, type AccessTokens } from './http/access';
+export { backoffDelay, type BackoffOptions } from './lifecycle/backoff';
+export { monotonicClock, systemClock, type Clock } from './lifecycle/clock';
+export {
+  refuseWritesOnStandby,
+  runActiveParts,
+  type ActiveParts,
+  type LeaseGate,
+  type LeaseGateHandlers,
+} from './service/lease-gate';

@@ -30,3 +30,12 @@ export {
   unitOfFigureName,
   type BenchFigure,
 } from './bench-figure';
+export { measureRequestsPerSecond, type LoadClock, type LoadOptions } from './http-load';
+export { RFC8032_PUBLIC_KEY, RFC8032_SECRET_KEY, sampleEvaluationReport } from './sample-evaluation-report';
+export {
+  startStack,
+  STACK_PORT_VARIABLES,
+  type StackPortVariable,
+  type StackProcess,
+  type StartStackOptions,
+} from './stack-process';

@@ -12,6 +12,11 @@ export interface ProcessSpec {
   readyTimeoutMs?: number;
   /** What to print once it is ready, e.g. its URL. */
   banner?: string;
+  /**
+   * Where its restart files live, for a member that is replaced by a new process on request
+   * (`restart-on-request/request-restart.ts`), as the drain-controller restarts Node.
+   */
+  restartOnRequest?: { dir: string };
 }
 
 /** Writes one line of a child's output; the stack prefixes it with the child's name. */

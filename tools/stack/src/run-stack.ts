@@ -1,5 +1,6 @@
 import type { StackConsole } from './console';
 import type { ProcessSpec } from './managed-process';
+import { listenForRestartRequests, recordChildPid } from './restart-on-request/restart-listener';
 import { settleInstances, type StackInstances } from './stack-instances';
 import {
   abortableDelay,
@@ -12,8 +13,13 @@ import {
 /** Options of {@link runStack}. */
 export interface RunStackOptions {
   console: StackConsole;
-  /** Emits SIGINT, SIGTERM or SIGHUP to stop the stack (the process, in main.ts). */
+  /**
+   * Emits SIGINT, SIGTERM or SIGHUP to stop the stack, and the restart signal for members that restart
+   * on request (the process, in main.ts).
+   */
   signals: NodeJS.EventEmitter;
+  /** Written for `request-restart.ts`. @defaultValue process.pid */
+  pid?: number;
   /** The app instances, when the stack runs the instance-manager. */
   instances?: StackInstances;
   /** Leave the app instances running on stop (the next start adopts them). @defaultValue false */
@@ -50,9 +56,19 @@ export async function runStack(specs: ProcessSpec[], options: RunStackOptions): 
   };
 
   let outcome: 'ready' | 'failed' | 'signal' = 'ready';
+  const unlisten: (() => void)[] = [];
   for (const spec of specs) {
-    const member = superviseMember(spec, deps);
+    const restartDir = spec.restartOnRequest?.dir;
+    const member = superviseMember(
+      spec,
+      deps,
+      restartDir === undefined ? undefined : recordChildPid(restartDir),
+    );
     running.push(member);
+    if (restartDir !== undefined) {
+      const pid = options.pid ?? process.pid;
+      unlisten.push(listenForRestartRequests({ dir: restartDir, member, signals: options.signals, pid }));
+    }
     const started = await Promise.race([
       member.firstReady.then(() => 'ready' as const),
       stopSignal.then((signal) => ({ signal })),
@@ -70,6 +86,7 @@ export async function runStack(specs: ProcessSpec[], options: RunStackOptions): 
     out.say('all members are ready; a member that exits is restarted; press Ctrl-C to stop');
     out.say(`${await stopSignal} received; stopping`);
   }
+  for (const stopListening of unlisten) stopListening();
   for (const member of [...running].reverse()) await member.stop(options.stopGraceMs ?? 15_000);
   if (options.instances) await settleInstances(options.instances, options.keepInstances ?? false, out.say);
   out.say('stopped');

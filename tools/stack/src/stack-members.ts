@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runnerGrants } from '@sandbox/protocol';
 import type { StackConfig } from './config';
 import type { ProcessSpec } from './managed-process';
+import { nodeSimBootstrapSecretPath, nodeSimRestartDir, nodeSimulator } from './node-sim-member';
 import { httpReady, redisReady } from './readiness';
 import type { StackSecrets } from './stack-secrets';
 
@@ -17,51 +17,17 @@ export interface StackContext {
   baseEnv: Record<string, string>;
 }
 
-/**
- * Every member of the embedded stack, in start order (stopped in reverse). Redis keeps its data under
- * the repository's data folder, with AOF fsynced on every write and no eviction, as the services require.
- */
+/** Every member of the embedded stack, in start order (stopped in reverse). */
 export function stackMembers(config: StackConfig, context: StackContext): ProcessSpec[] {
   const redisUrl = `redis://127.0.0.1:${config.REDIS_PORT}`;
   const { secrets } = context;
   // Every service of ours: the management tokens, and the Redis password (from its file).
   const ours = { ADMIN_TOKEN_FILE: secrets.adminToken, READ_TOKEN_FILE: secrets.readToken };
   const redis = { REDIS_URL: redisUrl, REDIS_PASSWORD_FILE: secrets.redisPassword };
-  const tokensNote = ` (admin token file: ${secrets.adminToken}, read token file: ${secrets.readToken})`;
-  const service = (name: string, entry: string, port: number, env: Record<string, string>): ProcessSpec => ({
-    name,
-    command: context.nodePath,
-    args: ['--import', 'tsx', entry],
-    cwd: context.root,
-    env: {
-      ...context.baseEnv,
-      ...{ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: config.LOG_LEVEL },
-      // No load balancer routes to the embedded stack: close listeners as soon as readiness is off.
-      DRAIN_DELAY_MS: '0',
-      // One replica of each: a restarted member keeps its lease name and takes its lease back at once.
-      LEASE_HOLDER_ID: `stack-${name}`,
-      ...env,
-    },
-    isReady: () => httpReady(`http://127.0.0.1:${port}/readyz`),
-    banner: `http://127.0.0.1:${port}/${'ADMIN_TOKEN_FILE' in env ? tokensNote : ''}`,
-  });
+  const service = (name: string, entry: string, port: number, env: Record<string, string>) =>
+    serviceMember(config, context, { name, entry, port, env });
   return [
-    {
-      name: 'redis',
-      command: 'redis-server',
-      args: [
-        // The configuration file first (redis-server's rule): it holds `requirepass`.
-        secrets.redisConfig,
-        ...['--port', String(config.REDIS_PORT), '--bind', '127.0.0.1', '--protected-mode', 'yes'],
-        ...['--dir', join(context.dataDir, 'redis'), '--save', ''],
-        ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
-        ...['--loglevel', 'warning'],
-      ],
-      cwd: context.root,
-      env: context.baseEnv,
-      isReady: () => redisReady(config.REDIS_PORT, secrets.redisPassword),
-      banner: redisUrl,
-    },
+    redisMember(config, context),
     service('redeemer-sim', 'tools/redeemer-sim/src/main.ts', config.REDEEMER_SIM_PORT, {
       SIM_DB_PATH: join(context.dataDir, 'redeemer-sim', 'redeemer.sqlite'),
       REDEEMER_SECRET_FILE: context.secrets.redeemer,
@@ -100,11 +66,11 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       ADAPTER_URL: `http://127.0.0.1:${config.ADAPTER_PORT}`,
       // The adapter's API takes the shared read token for its GET routes.
       ADAPTER_TOKEN_FILE: secrets.readToken,
-      // Really replaces the simulator: its supervisor starts a new process, as a Node restart would.
+      // Really replaces the simulator: the stack's supervisor starts a new process, as a Node restart would.
       REPLACE_COMMAND: [
         `'${context.nodePath}' --import tsx`,
-        `'${join(context.root, 'tools/stack/src/restartable/request-restart.ts')}'`,
-        `'${nodeSimSupervisorDir(context.dataDir)}' "$DRAIN_ID" 60000`,
+        `'${join(context.root, 'tools/stack/src/restart-on-request/request-restart.ts')}'`,
+        `'${nodeSimRestartDir(context.dataDir)}' "$DRAIN_ID" 60000`,
       ].join(' '),
       NODE_READY_URL: `http://127.0.0.1:${config.NODE_SIM_METRICS_PORT}/readyz`,
     }),
@@ -129,6 +95,58 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
       RESULT_TTL_MS: String(3 * VERIFIER_SCHEDULE_MS),
     }),
   ];
+}
+
+/** One of our services: `node --import tsx <entry>` on loopback, ready once `/readyz` answers 200. */
+function serviceMember(
+  config: StackConfig,
+  context: StackContext,
+  member: { name: string; entry: string; port: number; env: Record<string, string> },
+): ProcessSpec {
+  const { secrets } = context;
+  const { name, entry, port, env } = member;
+  const tokensNote = ` (admin token file: ${secrets.adminToken}, read token file: ${secrets.readToken})`;
+  return {
+    name,
+    command: context.nodePath,
+    args: ['--import', 'tsx', entry],
+    cwd: context.root,
+    env: {
+      ...context.baseEnv,
+      ...{ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: config.LOG_LEVEL },
+      // No load balancer routes to the embedded stack: close listeners as soon as readiness is off.
+      DRAIN_DELAY_MS: '0',
+      // One replica of each: a restarted member keeps its lease name and takes its lease back at once.
+      LEASE_HOLDER_ID: `stack-${name}`,
+      ...env,
+    },
+    isReady: () => httpReady(`http://127.0.0.1:${port}/readyz`),
+    banner: `http://127.0.0.1:${port}/${'ADMIN_TOKEN_FILE' in env ? tokensNote : ''}`,
+  };
+}
+
+/**
+ * Redis keeps its data under the repository's data folder, with AOF fsynced on every write and no
+ * eviction, as the services require.
+ */
+function redisMember(config: StackConfig, context: StackContext): ProcessSpec {
+  const redisUrl = `redis://127.0.0.1:${config.REDIS_PORT}`;
+  return {
+    name: 'redis',
+    command: 'redis-server',
+    args: [
+      // The configuration file first (redis-server's rule): it holds `requirepass`.
+      context.secrets.redisConfig,
+      ...['--port', String(config.REDIS_PORT), '--bind', '127.0.0.1', '--protected-mode', 'yes'],
+      ...['--dir', join(context.dataDir, 'redis'), '--save', ''],
+      ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
+      ...['--loglevel', 'warning'],
+    ],
+    cwd: context.root,
+    env: context.baseEnv,
+    isReady: () => redisReady(config.REDIS_PORT, context.secrets.redisPassword),
+    banner: redisUrl,
+  };
 }
 
 /** The stack evaluates its responder every two minutes (a deployment would use its default, 15). */
@@ -166,63 +184,6 @@ async function declared(url: string, tokenFile: string): Promise<boolean> {
   });
   await reply.body?.cancel();
   return reply.status === 200;
-}
-
-/** Where the stack keeps the Node simulator's bootstrap secret (generated on first start). */
-export function nodeSimBootstrapSecretPath(dataDir: string): string {
-  return join(dataDir, 'node-sim', 'bootstrap-secret');
-}
-
-/** Where the simulator's supervisor keeps its restart files (see tools/stack/src/restartable). */
-export function nodeSimSupervisorDir(dataDir: string): string {
-  return join(dataDir, 'node-sim', 'supervisor');
-}
-
-/**
- * The Node simulator, standing in for Node (livepeer/node) on its default ports, under a supervisor
- * that replaces it with a new process when the drain-controller asks.
- */
-function nodeSimulator(config: StackConfig, context: StackContext): ProcessSpec {
-  const secretFile = nodeSimBootstrapSecretPath(context.dataDir);
-  return {
-    name: 'node-sim',
-    command: context.nodePath,
-    args: [
-      ...[
-        '--import',
-        'tsx',
-        'tools/stack/src/restartable/supervise.ts',
-        nodeSimSupervisorDir(context.dataDir),
-      ],
-      ...['--', context.nodePath, '--import', 'tsx', 'tools/node-sim/src/main.ts'],
-      ...[
-        '--listen',
-        `127.0.0.1:${config.NODE_SIM_PORT}`,
-        '--metrics-listen',
-        `127.0.0.1:${config.NODE_SIM_METRICS_PORT}`,
-      ],
-      ...['--bootstrap-secret-file', secretFile, '--generate-bootstrap-secret'],
-      ...[
-        '--runner-grants',
-        runnerGrants(config.INSTANCE_SUBNET, config.APP_PORTS.split(',').map(Number), true).join(','),
-      ],
-      ...(config.NODE_SIM_PAID ? paidFlags(config, context) : []),
-    ],
-    cwd: context.root,
-    env: context.baseEnv,
-    isReady: () => httpReady(`http://127.0.0.1:${config.NODE_SIM_METRICS_PORT}/readyz`),
-    banner: `http://127.0.0.1:${config.NODE_SIM_PORT}/ (bootstrap secret file: ${secretFile})`,
-  };
-}
-
-/** Paid mode: winners go durably to the outbox and from there to redemption-handoff. */
-function paidFlags(config: StackConfig, context: StackContext): string[] {
-  return [
-    ...['--paid', '--wei-per-usd', config.NODE_SIM_WEI_PER_USD],
-    ...['--handoff-url', `http://127.0.0.1:${config.REDEMPTION_HANDOFF_PORT}`],
-    ...['--handoff-secret-file', context.secrets.handoffIntake],
-    ...['--data-dir', join(context.dataDir, 'node-sim')],
-  ];
 }
 
 /** Every port a stack member listens on: instances must never reach any of them. */

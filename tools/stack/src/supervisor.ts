@@ -43,9 +43,18 @@ export interface SupervisedMember {
   /** The current run's process id. */
   pid(): number | undefined;
   restarts(): number;
+  /**
+   * Replaces the current run with a new process on request (as a service manager restarts a daemon):
+   * SIGTERM, SIGKILL after `graceMs`, then a new run at once. Not a crash: no backoff. Resolves once
+   * the new run is started; a request while one is under way joins it.
+   */
+  restart(graceMs: number): Promise<void>;
   /** Cancels a pending restart and stops the current run. */
   stop(graceMs: number): Promise<void>;
 }
+
+/** Called with each run's process id as it starts (first run, crash restarts, requested restarts). */
+export type LaunchHook = (pid: number | undefined) => void;
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
 
@@ -53,23 +62,56 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
  * Starts `spec` and, once its first run is ready, restarts it whenever it exits: after `initialMs`,
  * doubling per crash in a row up to `maxMs`, back to `initialMs` after a run of `resetAfterMs`.
  */
-export function superviseMember(spec: ProcessSpec, deps: SupervisorDeps): SupervisedMember {
+export function superviseMember(
+  spec: ProcessSpec,
+  deps: SupervisorDeps,
+  onLaunch: LaunchHook = () => undefined,
+): SupervisedMember {
   const { name } = spec;
   const cancel = new AbortController();
   const launch = () => {
     const run = startProcess(spec, deps.sink);
     deps.sink(name, introduceMember(spec, run.pid));
+    onLaunch(run.pid);
     return run;
   };
   let current: ManagedProcess = launch();
   let startedAt = deps.now();
   let restarts = 0;
   let crashesInARow = 0;
+  let replacing: Promise<void> | undefined;
+
+  const reportReadyAgain = (what: string) =>
+    current.waitReady().then(
+      () => deps.say(`${name} ready again${spec.banner ? ` at ${spec.banner}` : ''} (${what})`),
+      (error: Error) => {
+        // Stopping the stack ends a run that was still starting: nothing to report then.
+        if (!cancel.signal.aborted) deps.say(`${name} ${what} not ready: ${error.message}`);
+      },
+    );
+
+  function replace(graceMs: number): Promise<void> {
+    if (cancel.signal.aborted) return Promise.resolve();
+    replacing ??= (async () => {
+      deps.say(`${name} restarting on request`);
+      await current.stop(graceMs);
+      if (cancel.signal.aborted) return;
+      current = launch();
+      startedAt = deps.now();
+      void reportReadyAgain('restarted on request');
+    })().finally(() => (replacing = undefined));
+    return replacing;
+  }
 
   async function keepRunning(): Promise<void> {
     while (!cancel.signal.aborted) {
       const exit = await current.exited;
       if (cancel.signal.aborted) return;
+      // Stopped on request: the replacement is (being) started; watch that one.
+      if (replacing) {
+        await replacing;
+        continue;
+      }
       const ran = deps.now() - startedAt;
       crashesInARow = ran >= deps.policy.resetAfterMs ? 1 : crashesInARow + 1;
       const wait = backoffDelay(crashesInARow, { ...deps.policy, jitter: 'none' });
@@ -84,13 +126,7 @@ export function superviseMember(spec: ProcessSpec, deps: SupervisorDeps): Superv
       restarts += 1;
       current = launch();
       startedAt = deps.now();
-      current.waitReady().then(
-        () => deps.say(`${name} ready again${spec.banner ? ` at ${spec.banner}` : ''} (restart ${restarts})`),
-        (error: Error) => {
-          // Stopping the stack ends a run that was still starting: nothing to report then.
-          if (!cancel.signal.aborted) deps.say(`${name} restart ${restarts} not ready: ${error.message}`);
-        },
-      );
+      void reportReadyAgain(`restart ${restarts}`);
     }
   }
 
@@ -101,8 +137,10 @@ export function superviseMember(spec: ProcessSpec, deps: SupervisorDeps): Superv
     firstReady,
     pid: () => current.pid,
     restarts: () => restarts,
+    restart: replace,
     async stop(graceMs) {
       cancel.abort();
+      await replacing;
       await current.stop(graceMs);
     },
   };

@@ -1,5 +1,6 @@
 // Child processes of the drain specs: the real adapter (its main.ts) and the Node simulator under the
-// stack's restartable supervisor, so the command driver really replaces it with a new process.
+// stack's member supervisor, restartable on request, so the command driver really replaces it with a
+// new process as it does under `npm start`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,8 +10,8 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const ADAPTER_MAIN = `${ROOT}apps/adapter/src/main.ts`;
 export const DRAIN_MAIN = `${ROOT}apps/drain-controller/src/main.ts`;
 const SIM_MAIN = `${ROOT}tools/node-sim/src/main.ts`;
-const SUPERVISE = `${ROOT}tools/stack/src/restartable/supervise.ts`;
-const REQUEST_RESTART = `${ROOT}tools/stack/src/restartable/request-restart.ts`;
+const RUN_RESTARTABLE = `${ROOT}tools/stack/src/restart-on-request/run-restartable.ts`;
+const REQUEST_RESTART = `${ROOT}tools/stack/src/restart-on-request/request-restart.ts`;
 
 /** A child process whose output is kept, in its own process group (killed whole). */
 export interface Child {
@@ -44,7 +45,7 @@ export function spawnChild(args: string[], env: Record<string, string>): Child {
   };
 }
 
-/** The simulator under the supervisor, with its restart files in `stateDir`. */
+/** The simulator under the stack's supervisor, with its restart files in `stateDir`. */
 export interface SupervisedSim {
   readonly process: Child;
   readonly publicUrl: string;
@@ -74,7 +75,7 @@ export function startSupervisedSim(options: {
     ...options.runnerGrants.flatMap((grant) => ['--runner-grant', grant]),
   ];
   const supervised = spawnChild(
-    ['--import', 'tsx', SUPERVISE, options.stateDir, '--', process.execPath, ...simArgs],
+    ['--import', 'tsx', RUN_RESTARTABLE, options.stateDir, 'node-sim', '--', process.execPath, ...simArgs],
     options.baseEnv,
   );
   const childPid = (): number | undefined => {

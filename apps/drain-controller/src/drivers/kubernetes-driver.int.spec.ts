@@ -13,7 +13,7 @@ import {
   type DeployedHarness,
 } from '@sandbox/kube-harness';
 import type { DrainRecord } from '@sandbox/protocol';
-import { createTestAccess, findFreePort, startRedis, waitFor } from '@sandbox/testing';
+import { createTestAccess, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from '../__fixtures__/drain-world';
 import { createKubernetesDriver, FIELD_MANAGER, RESTARTED_AT_ANNOTATION } from './kubernetes-driver';
 
@@ -164,15 +164,8 @@ describeKube('a drain with the kubernetes driver', () => {
   };
 
   beforeAll(async () => {
-    world = await startDrainWorld('drain-kube', {
-      startRedis,
-      findFreePort,
-      waitFor,
-      baseEnv: BASE_ENV,
-      access,
-    });
-    await world.addInstances(INSTANCES);
-    await waitFor(allRegistered, { description: 'every instance registered', timeoutMs: 30_000 });
+    world = await startDrainWorld('drain-kube', { baseEnv: BASE_ENV, access });
+    await world.registerInstances(INSTANCES);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import type { HostInstance } from '../drivers/runtime-driver';
+import type { HostInstance, InstanceRef } from '../drivers/runtime-driver';
 import type { InstanceRecord } from '../store/instance-record';
 import type { InstanceEnder } from './instance-ender';
 import type { InstanceStarter } from './instance-starter';
@@ -59,7 +59,23 @@ export function createHostSync(
     }
   }
 
-  return async function syncHost(): Promise<void> {
+  /**
+   * One instance the driver reported changed (its pod was deleted, ended or became ready): the same
+   * comparison as the full pass, for its record alone. Instances being started are left to their
+   * start task, and instances without a live record to the full pass (which also sees records
+   * written while it lists).
+   */
+  async function syncInstance(instance: InstanceRef): Promise<void> {
+    if (starter.isStarting(instance.instanceId)) return;
+    const entry = await store.get(instance.instanceId);
+    if (!entry || entry.record.state === 'gone' || starter.isStarting(instance.instanceId)) return;
+    const host = (await driver.list()).find((found) => found.instanceId === instance.instanceId);
+    await syncRecord(entry.record, host, clock.now());
+  }
+
+  return Object.assign(syncHost, { syncInstance });
+
+  async function syncHost(): Promise<void> {
     const listedAt = clock.now();
     const busy = new Set(starter.starting());
     const hosts = await driver.list();
@@ -91,5 +107,5 @@ export function createHostSync(
           );
         });
     }
-  };
+  }
 }

@@ -3,14 +3,22 @@ import { newInstanceId } from '@sandbox/sandbox-local';
 import { InstanceUrlSchema } from '@sandbox/protocol';
 import type { AppSpec } from '@sandbox/protocol';
 import { offerOf } from '../domain/instance-offer';
-import { InstanceNotReadyError, InsufficientCapacityError } from '../drivers/runtime-driver';
+import {
+  InstanceNotReadyError,
+  InstanceRefusedError,
+  InsufficientCapacityError,
+} from '../drivers/runtime-driver';
 import type { StoredApp } from '../store/app-store';
 import type { InstanceRecord } from '../store/instance-record';
 import type { InstanceEnder } from './instance-ender';
 import type { LifecycleContext } from './lifecycle-context';
 
 function failureReason(error: unknown): string {
-  if (error instanceof InstanceNotReadyError || error instanceof InsufficientCapacityError)
+  if (
+    error instanceof InstanceNotReadyError ||
+    error instanceof InsufficientCapacityError ||
+    error instanceof InstanceRefusedError
+  )
     return error.message;
   return 'instance failed to start';
 }
@@ -119,6 +127,8 @@ export function createInstanceStarter(
       if (!inFlight.has(record.id)) track(record, spec, url === undefined ? {} : { url });
     },
     isStarting: (id: string) => inFlight.has(id),
+    /** Resolves once the instance's start in flight (if any) has settled. */
+    settled: (id: string): Promise<void> => (inFlight.get(id) ?? Promise.resolve()).catch(() => undefined),
     starting: () => [...inFlight.keys()],
     /** Resolves when no start is in flight. */
     async idle(): Promise<void> {

@@ -1,113 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
-import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
-import { KUBE_LABELS, MANAGED_BY } from '@sandbox/kube';
-import type { KubeApi, ResilientInformer } from '@sandbox/kube';
+import {
+  KUBE_LABELS,
+  KubeConflictError,
+  KubeForbiddenError,
+  KubeInvalidError,
+  MANAGED_BY,
+} from '@sandbox/kube';
 import { waitFor } from '@sandbox/testing';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
-import { createKubernetesRuntime, parsePodLog } from './kubernetes-runtime';
-import { InstanceNotReadyError } from './runtime-driver';
-
-/** The API as a recorder; pods it creates appear in the informer's cache (as the watch would add them). */
-function fakeCluster() {
-  const pods: V1Pod[] = [];
-  const calls: string[] = [];
-  const policies: V1NetworkPolicy[] = [];
-  /** What the policy informer's cache holds; tests change it behind the runtime's back. */
-  const inCluster = new Map<string, V1NetworkPolicy>();
-  const policyHandlers: { verb: string; callback: (policy: V1NetworkPolicy) => void }[] = [];
-  const api: KubeApi = {
-    async createPod(pod) {
-      calls.push(`create ${pod.metadata?.name}`);
-      pods.push(structuredClone(pod));
-      return 'created';
-    },
-    async deletePod(name) {
-      calls.push(`delete ${name}`);
-      const index = pods.findIndex((pod) => pod.metadata?.name === name);
-      if (index >= 0) pods.splice(index, 1);
-      return index >= 0 ? 'deleted' : 'absent';
-    },
-    async readPodLog(name, tail) {
-      calls.push(`logs ${name} ${tail}`);
-      return '2026-01-01T00:00:00.000000001Z listening\n2026-01-01T00:00:01Z second line\n';
-    },
-    async applyNetworkPolicy(policy) {
-      policies.push(policy);
-      inCluster.set(policy.metadata?.name ?? '', structuredClone(policy));
-      return 'created';
-    },
-    async deleteNetworkPolicy(name) {
-      calls.push(`delete policy ${name}`);
-      return 'deleted';
-    },
-  };
-  const informer: ResilientInformer<V1Pod> = {
-    on: () => undefined,
-    start: () => undefined,
-    stop: async () => undefined,
-    synced: () => true,
-    list: () => pods,
-    restarts: () => 0,
-  };
-  const policyInformer: ResilientInformer<V1NetworkPolicy> = {
-    on: (verb, callback) => void policyHandlers.push({ verb, callback }),
-    start: () => undefined,
-    stop: async () => undefined,
-    synced: () => true,
-    list: () => [...inCluster.values()],
-    restarts: () => 0,
-  };
-  const nodes: V1Node[] = [];
-  const nodeHandlers: (() => void)[] = [];
-  const nodeInformer: ResilientInformer<V1Node> = {
-    on: (_verb, callback) => void nodeHandlers.push(() => callback({})),
-    start: () => undefined,
-    stop: async () => undefined,
-    synced: () => true,
-    list: () => nodes,
-    restarts: () => 0,
-  };
-  /** A node joining, as the node watch reports it. */
-  const addNode = (address: string) => {
-    nodes.push({ status: { addresses: [{ type: 'InternalIP', address }] } });
-    nodeHandlers.forEach((handler) => handler());
-  };
-  /** The watch reporting a change someone else made. */
-  const fire = (verb: 'update' | 'delete', policy: V1NetworkPolicy) =>
-    policyHandlers.filter((handler) => handler.verb === verb).forEach((handler) => handler.callback(policy));
-  let now = 0;
-  const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
-  const runtime = createKubernetesRuntime({
-    api,
-    informer,
-    policyInformer,
-    nodeInformer,
-    logger: { warn: () => undefined, error: () => undefined },
-    namespace: 'apps',
-    runtimeClassName: 'gvisor',
-    orchestrator: { namespaceLabels: { ns: 'livepeer' }, podLabels: { app: 'node' } },
-    clusterCidrs: ['203.0.113.9/32'],
-    dnsServers: [],
-    clock,
-  });
-  return { runtime, pods, calls, policies, inCluster, fire, addNode };
-}
+import { fakeCluster } from './kubernetes-runtime.fixture';
+import { parsePodLog } from './kubernetes-runtime';
+import { InstanceNotReadyError, InstanceRefusedError } from './runtime-driver';
+import type { InstanceRef } from './runtime-driver';
 
 const spec = singleSessionSpec(1, 2);
 const request = { instanceId: 'abcde12345', app: 'demo', templateHash: 'h1', spec };
 const timing = { timeoutMs: 5_000, intervalMs: 200 };
-
-function becomeReady(pod: V1Pod | undefined): void {
-  if (!pod) throw new Error('no pod');
-  pod.status = {
-    phase: 'Running',
-    podIP: '10.42.0.9',
-    conditions: [{ type: 'Ready', status: 'True' }],
-    containerStatuses: [
-      { name: 'app', image: 'i', imageID: '', ready: true, restartCount: 0, state: { running: {} } },
-    ],
-  };
-}
 
 describe('the kubernetes runtime', () => {
   it('creates one gVisor pod per instance and one NetworkPolicy per app (once per port and egress)', async () => {
@@ -159,7 +67,7 @@ describe('the kubernetes runtime', () => {
   });
 
   it('is ready when the kubelet says so, at the pod IP and app port', async () => {
-    const { runtime, pods } = fakeCluster();
+    const { runtime, pods, becomeReady } = fakeCluster();
     await runtime.start(request);
     const waiting = runtime.waitForReady({ instanceId: 'abcde12345' }, spec, timing);
     becomeReady(pods[0]);
@@ -182,7 +90,7 @@ describe('the kubernetes runtime', () => {
   });
 
   it('lists managed pods with their state, and stops them by name', async () => {
-    const { runtime, pods, calls } = fakeCluster();
+    const { runtime, pods, calls, becomeReady } = fakeCluster();
     await runtime.start(request);
     pods.push({ metadata: { name: 'other', labels: { app: 'x' } } });
     expect(await runtime.list()).toEqual([{ instanceId: 'abcde12345', app: 'demo', status: 'starting' }]);
@@ -210,5 +118,59 @@ describe('the kubernetes runtime', () => {
     expect(calls).toEqual(['logs demo-abcde12345 50']);
     expect(await runtime.logs({ instanceId: 'abcde12345' }, 50)).toBeUndefined();
     expect(parsePodLog('')).toEqual([]);
+  });
+
+  it('tells its watcher which instance changed on every pod event, a deletion at once', async () => {
+    const { runtime, pods, firePod, becomeReady } = fakeCluster();
+    const changes: InstanceRef[] = [];
+    runtime.watch?.((instance) => changes.push(instance));
+    await runtime.start(request);
+    becomeReady(pods[0]);
+    const [pod] = pods.splice(0, 1);
+    if (pod) firePod('delete', pod);
+    const ref = { instanceId: 'abcde12345', app: 'demo' };
+    expect(changes).toEqual([ref, ref, ref]);
+    expect(await runtime.list()).toEqual([]);
+  });
+
+  it('ends a wait for readiness when the pod is deleted before it is ready', async () => {
+    const { runtime, pods, firePod } = fakeCluster();
+    await runtime.start(request);
+    const waiting = runtime.waitForReady({ instanceId: 'abcde12345', app: 'demo' }, spec, timing);
+    const [pod] = pods.splice(0, 1);
+    if (pod) firePod('delete', pod);
+    await expect(waiting).rejects.toEqual(new InstanceNotReadyError('exited'));
+  });
+
+  it('fails a start the API server refuses with its reason (422) or a clear permission error (403)', async () => {
+    const action = { verb: 'apply', kind: 'pod', name: 'demo-abcde12345' } as const;
+    const invalid = new KubeInvalidError(action, 'spec.containers[0].image: Required value', undefined);
+    await expect(fakeCluster({ applyPod: invalid }).runtime.start(request)).rejects.toEqual(
+      new InstanceRefusedError('pod rejected: spec.containers[0].image: Required value'),
+    );
+    const forbidden = new KubeForbiddenError(action, undefined);
+    await expect(fakeCluster({ applyPod: forbidden }).runtime.start(request)).rejects.toEqual(
+      new InstanceRefusedError('the service account may not apply pod demo-abcde12345 (403 Forbidden)'),
+    );
+    const down = new Error('connect ECONNREFUSED');
+    await expect(fakeCluster({ applyPod: down }).runtime.start(request)).rejects.toBe(down);
+  });
+
+  it('retries a policy repair that hit a conflict (409) until it lands', async () => {
+    const conflict = new KubeConflictError({ verb: 'apply', kind: 'NetworkPolicy', name: 'x' }, undefined);
+    const failures = { applyNetworkPolicy: [] as unknown[] };
+    const { runtime, policies, inCluster, fire } = fakeCluster(failures);
+    await runtime.ensureApp('demo', spec);
+    const [applied] = policies;
+    if (!applied) throw new Error('no policy applied');
+    failures.applyNetworkPolicy.push(conflict);
+    inCluster.delete(applied.metadata?.name ?? '');
+    fire('delete', applied);
+    await waitFor(async () => policies.length === 2, {
+      description: 'repaired after a retry',
+      timeoutMs: 5_000,
+    });
+    expect(failures.applyNetworkPolicy).toEqual([]);
+    await runtime.close();
   });
 });

@@ -2,13 +2,14 @@ import type { V1NetworkPolicy, V1Node, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
   KUBE_LABELS,
+  KubeForbiddenError,
+  KubeInvalidError,
   MANAGED_BY,
   buildAppNetworkPolicy,
   buildInstancePod,
   nodeAddressCidrs,
   instancePodName,
   appNetworkPolicyName,
-  isPodReady,
   podIdentity,
   podInstanceUrl,
   podRuntimeState,
@@ -16,9 +17,10 @@ import {
 import type { KubeApi, OrchestratorSelector, ResilientInformer } from '@sandbox/kube';
 import type { AppSpec, InstanceLogLine } from '@sandbox/protocol';
 import type { Clock } from '@sandbox/service-kit';
-import type { HostInstance, RuntimeDriver } from './runtime-driver';
+import type { HostInstance, InstanceRef, RuntimeDriver } from './runtime-driver';
+import { InstanceRefusedError } from './runtime-driver';
 import { createNetworkPolicyKeeper } from './network-policy-keeper';
-import { InstanceNotReadyError } from './runtime-driver';
+import { createPodWatch } from './pod-watch';
 
 /** Dependencies of {@link createKubernetesRuntime}. */
 export interface KubernetesRuntimeDeps {
@@ -51,23 +53,36 @@ export function parsePodLog(text: string): InstanceLogLine[] {
     });
 }
 
+/** The API server's refusal of an instance's pod as the reason the instance failed (else unchanged). */
+function refusal(error: unknown): unknown {
+  if (error instanceof KubeInvalidError) return new InstanceRefusedError(`pod rejected: ${error.reason}`);
+  if (error instanceof KubeForbiddenError) return new InstanceRefusedError(error.message);
+  return error;
+}
+
 /**
  * {@link RuntimeDriver} on Kubernetes: one Pod per instance (built by `@sandbox/kube`), one
- * NetworkPolicy per app; what runs is read from the pod informer's cache. The instance URL is the pod
- * IP and app port, known once the pod is Ready.
+ * NetworkPolicy per app. Everything is read from the informers' caches and learnt from their events:
+ * readiness is a pod event, a drifted policy is an event that queues its app. Writes are forced
+ * server-side applies as field manager `instance-manager`. The instance URL is the pod IP and app
+ * port, known once the pod is Ready.
  */
 export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDriver {
-  const { api, informer, clock } = deps;
+  const { api, informer, namespace } = deps;
+  const apps = new Map<string, AppSpec>();
   const keeper = createNetworkPolicyKeeper({
     api,
     informer: deps.policyInformer,
-    clock,
+    namespace,
     logger: deps.logger,
+    desiredPolicy: (app) => {
+      const spec = apps.get(app);
+      return spec && policyOf(app, spec);
+    },
   });
-  const apps = new Map<string, AppSpec>();
   const policyOf = (app: string, spec: AppSpec) =>
     buildAppNetworkPolicy({
-      namespace: deps.namespace,
+      namespace,
       app,
       port: spec.port,
       egress: spec.egress,
@@ -75,17 +90,16 @@ export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDri
       // Learned from the Node objects as well as configured, so a node added later is excluded too.
       clusterCidrs: [...deps.clusterCidrs, ...nodeAddressCidrs(deps.nodeInformer.list())],
     });
-  /** A node came, went or changed address: every app's policy follows. */
-  const reapplyAll = () => {
-    for (const [app, spec] of apps)
-      keeper.ensure(app, policyOf(app, spec)).catch((error: unknown) => {
-        deps.logger.error({ app, err: error }, 'updating the app NetworkPolicy for node addresses failed');
-      });
-  };
-  for (const verb of ['add', 'update', 'delete'] as const) deps.nodeInformer.on(verb, reapplyAll);
+  // A node came, went or changed address: every app's policy is an input short.
+  for (const verb of ['add', 'update', 'delete'] as const) deps.nodeInformer.on(verb, keeper.requeueAll);
+  const pods = createPodWatch({ informer, clock: deps.clock });
   const managed = () =>
     informer.list().filter((pod) => pod.metadata?.labels?.[KUBE_LABELS.managedBy] === MANAGED_BY);
-  const podOf = (instanceId: string) => managed().find((pod) => podIdentity(pod).instanceId === instanceId);
+  /** By name from the cache when the app is known (the pod is named after it), else by label. */
+  const podOf = (instance: InstanceRef) =>
+    instance.app !== undefined
+      ? informer.get(instancePodName(instance.app, instance.instanceId), namespace)
+      : managed().find((pod) => podIdentity(pod).instanceId === instance.instanceId);
 
   return {
     name: 'kubernetes',
@@ -99,9 +113,10 @@ export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDri
       await Promise.all([informer.stop(), deps.policyInformer.stop(), deps.nodeInformer.stop()]);
     },
     synced: () => informer.synced() && deps.policyInformer.synced() && deps.nodeInformer.synced(),
+    watch: pods.onInstanceChange,
     async ensureApp(app, spec) {
       apps.set(app, spec);
-      await keeper.ensure(app, policyOf(app, spec));
+      await keeper.ensure(app);
     },
     async removeApp(app) {
       apps.delete(app);
@@ -110,7 +125,7 @@ export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDri
     },
     async start(request) {
       const pod = buildInstancePod({
-        namespace: deps.namespace,
+        namespace,
         app: request.app,
         instanceId: request.instanceId,
         templateHash: request.templateHash,
@@ -118,22 +133,13 @@ export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDri
         runtimeClassName: deps.runtimeClassName,
         dnsServers: deps.dnsServers,
       });
-      await api.createPod(pod);
+      await api.applyPod(pod).catch((error: unknown) => Promise.reject(refusal(error)));
       return {};
     },
-    async waitForReady(instance, spec, options) {
-      const deadline = clock.now() + options.timeoutMs;
-      for (;;) {
-        const pod = podOf(instance.instanceId);
-        if (pod && podRuntimeState(pod) === 'failed') throw new InstanceNotReadyError('exited');
-        const url = pod && isPodReady(pod) ? podInstanceUrl(pod, spec.port) : undefined;
-        if (url) return { url };
-        if (clock.now() + options.intervalMs > deadline) throw new InstanceNotReadyError('timeout');
-        await clock.sleep(options.intervalMs);
-      }
-    },
+    waitForReady: (instance, spec, options) =>
+      pods.waitForReady(instance.instanceId, podOf(instance), spec.port, options.timeoutMs),
     async stop(instance) {
-      const app = instance.app ?? podIdentity(podOf(instance.instanceId) ?? {}).app;
+      const app = instance.app ?? podIdentity(podOf(instance) ?? {}).app;
       if (app) await api.deletePod(instancePodName(app, instance.instanceId));
     },
     async list(): Promise<HostInstance[]> {
@@ -148,12 +154,14 @@ export function createKubernetesRuntime(deps: KubernetesRuntimeDeps): RuntimeDri
       });
     },
     async logs(instance, tail) {
-      const pod = podOf(instance.instanceId);
-      const name =
-        pod?.metadata?.name ??
-        (instance.app ? instancePodName(instance.app, instance.instanceId) : undefined);
+      const name = podOf(instance)?.metadata?.name ?? nameOf(instance);
       if (!name) return undefined;
       return parsePodLog(await api.readPodLog(name, tail));
     },
   };
+}
+
+/** The pod name of an instance whose app is known. */
+function nameOf(instance: InstanceRef): string | undefined {
+  return instance.app === undefined ? undefined : instancePodName(instance.app, instance.instanceId);
 }

@@ -1,88 +1,77 @@
 import type { V1NetworkPolicy } from '@kubernetes/client-node';
-import { KUBE_LABELS, networkPolicyDrifted } from '@sandbox/kube';
+import { KUBE_LABELS, createWorkQueue, networkPolicyApplyBody, networkPolicyDrifted } from '@sandbox/kube';
 import type { KubeApi, ResilientInformer } from '@sandbox/kube';
+import type { Schedule } from '@sandbox/service-kit';
 import type { Logger } from 'pino';
-import type { Clock } from '@sandbox/service-kit';
 
 /** Dependencies of {@link createNetworkPolicyKeeper}. */
 export interface NetworkPolicyKeeperDeps {
   api: KubeApi;
   /** NetworkPolicies of the apps namespace with our managed-by label. */
   informer: ResilientInformer<V1NetworkPolicy>;
-  clock: Pick<Clock, 'now' | 'sleep'>;
+  namespace: string;
+  /** The policy the app should have now (built from its spec and the current node addresses), if any. */
+  desiredPolicy: (app: string) => V1NetworkPolicy | undefined;
   logger: Pick<Logger, 'warn' | 'error'>;
-  /** Delay before retrying an app whose policy could not be written. @defaultValue 1000 */
+  /** Delay before the first retry of an app whose policy could not be written. @defaultValue 500 */
   retryMs?: number;
+  /** Timers of the retries. @defaultValue setTimeout */
+  schedule?: Schedule;
 }
 
 /**
  * Keeps each app's NetworkPolicy as we built it. Informer events (a policy deleted or edited by anyone)
- * enqueue the app's key; a worker applies the desired policy again for each key whose policy drifted,
- * one at a time, retrying failures. So a deleted or altered policy is back within the watch's latency.
+ * queue the app; the work queue reconciles each app at most once at a time: when the cached policy
+ * drifted from the desired one, a forced server-side apply takes every field back. Failures retry with
+ * backoff. So a deleted or altered policy is back within the watch's latency, with no periodic pass.
  */
 export function createNetworkPolicyKeeper(deps: NetworkPolicyKeeperDeps) {
-  const desired = new Map<string, V1NetworkPolicy>();
-  const queue = new Set<string>();
-  let working: Promise<void> | undefined;
-  let closed = false;
+  const apps = new Set<string>();
+  const cached = (policy: V1NetworkPolicy) => deps.informer.get(policy.metadata?.name ?? '', deps.namespace);
 
-  const appOf = (policy: V1NetworkPolicy) => policy.metadata?.labels?.[KUBE_LABELS.app];
-  const current = (name: string | undefined) => deps.informer.list().find((p) => p.metadata?.name === name);
-
-  async function reconcile(app: string): Promise<void> {
-    const policy = desired.get(app);
-    if (!policy || !networkPolicyDrifted(current(policy.metadata?.name), policy)) return;
-    deps.logger.warn(
-      { app, policy: policy.metadata?.name },
-      'app NetworkPolicy missing or altered; re-applying',
-    );
-    await deps.api.applyNetworkPolicy(policy);
+  /** Level-based: compares the desired policy with the cached one; applies only on a difference. */
+  async function reconcile(app: string, cause: 'ensure' | 'event'): Promise<void> {
+    const policy = apps.has(app) ? deps.desiredPolicy(app) : undefined;
+    const actual = policy && cached(policy);
+    if (!policy || !networkPolicyDrifted(actual, policy)) return;
+    if (cause === 'event')
+      deps.logger.warn(
+        { app, policy: policy.metadata?.name },
+        'app NetworkPolicy missing or altered; re-applying',
+      );
+    await deps.api.applyNetworkPolicy(networkPolicyApplyBody(policy, actual));
   }
 
-  async function drain(): Promise<void> {
-    try {
-      while (queue.size > 0 && !closed) {
-        const [app] = queue;
-        if (app === undefined) break;
-        queue.delete(app);
-        try {
-          await reconcile(app);
-        } catch (error) {
-          deps.logger.error({ app, err: error }, 're-applying the app NetworkPolicy failed; retrying');
-          await deps.clock.sleep(deps.retryMs ?? 1_000);
-          queue.add(app);
-        }
-      }
-    } finally {
-      // In the turn the loop saw the queue empty, so a key enqueued later always starts a new drain.
-      working = undefined;
-    }
-  }
+  const queue = createWorkQueue({
+    reconcile: (app) => reconcile(app, 'event'),
+    logger: deps.logger,
+    name: 'app-network-policies',
+    ...(deps.retryMs === undefined ? {} : { initialRetryMs: deps.retryMs }),
+    ...(deps.schedule ? { schedule: deps.schedule } : {}),
+  });
 
-  function enqueue(app: string | undefined): void {
-    if (app === undefined || !desired.has(app) || closed) return;
-    queue.add(app);
-    working ??= drain();
-  }
-
-  for (const verb of ['update', 'delete'] as const)
-    deps.informer.on(verb, (policy) => enqueue(appOf(policy)));
+  const enqueue = (policy: V1NetworkPolicy) => {
+    const app = policy.metadata?.labels?.[KUBE_LABELS.app];
+    if (app !== undefined && apps.has(app)) queue.add(app);
+  };
+  for (const verb of ['update', 'delete'] as const) deps.informer.on(verb, enqueue);
 
   return {
-    /** Applies the app's policy unless the cluster already holds exactly it; remembers it as desired. */
-    async ensure(app: string, policy: V1NetworkPolicy): Promise<void> {
-      desired.set(app, policy);
-      if (networkPolicyDrifted(current(policy.metadata?.name), policy))
-        await deps.api.applyNetworkPolicy(policy);
+    /** Keeps the app's policy from now on; applies it now (errors to the caller) unless the cache has it. */
+    async ensure(app: string): Promise<void> {
+      apps.add(app);
+      await reconcile(app, 'ensure');
+    },
+    /** Queues every app (an input of every policy changed, such as the node addresses). */
+    requeueAll(): void {
+      for (const app of apps) queue.add(app);
     },
     /** Forgets the app (its policy is being deleted on purpose). */
     forget(app: string): void {
-      desired.delete(app);
-      queue.delete(app);
+      apps.delete(app);
+      queue.forget(app);
     },
-    async close(): Promise<void> {
-      closed = true;
-      await working;
-    },
+    idle: () => queue.idle(),
+    close: () => queue.close(),
   };
 }

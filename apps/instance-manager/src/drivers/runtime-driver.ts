@@ -36,6 +36,14 @@ export class InstanceNotReadyError extends Error {
   }
 }
 
+/**
+ * The runtime refused the instance for good (its object is invalid, or the driver may not create it);
+ * the message is the reason the instance failed, as an operator should read it.
+ */
+export class InstanceRefusedError extends Error {
+  override readonly name = 'InstanceRefusedError';
+}
+
 /** The runtime has not enough CPU or memory left for the instance; nothing was created. */
 export class InsufficientCapacityError extends Error {
   override readonly name = 'InsufficientCapacityError';
@@ -52,6 +60,12 @@ export interface RuntimeDriver {
   close(): Promise<void>;
   /** Readiness: the driver's view of what runs is complete (informers listed). */
   synced(): boolean;
+  /**
+   * Calls `listener` whenever an instance changed on the runtime (its pod was added, updated or
+   * deleted), so that instance is reconciled at once; drivers without change events omit it and rely
+   * on the periodic pass.
+   */
+  watch?(listener: (instance: InstanceRef) => void): void;
   /** Per-app objects, such as a NetworkPolicy. */
   ensureApp(app: string, spec: AppSpec): Promise<void>;
   removeApp(app: string): Promise<void>;

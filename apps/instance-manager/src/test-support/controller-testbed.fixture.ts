@@ -1,3 +1,5 @@
+import { afterAll, afterEach, beforeAll } from '@jest/globals';
+import { startRedis, uniquePrefix as testPrefix, type RedisFixture } from '@sandbox/testing';
 import type { ManagerSettings } from '../manager';
 import { FakeHost } from './fake-runtime.fixture';
 import { adapterSide, startManager, testSettings } from './manager-harness.fixture';
@@ -27,4 +29,25 @@ export function controllerTestbed(redisUrl: () => string, uniquePrefix: (label: 
       return { settings, host, adapter, running, api: running.api, states };
     },
   };
+}
+
+/**
+ * A spec file's testbed: one real Redis for the file (started before all tests, stopped after), the
+ * managers of each test cleaned up after it.
+ */
+export function useControllerTestbed() {
+  let redis: RedisFixture | undefined;
+  const redisUrl = (): string => {
+    if (!redis) throw new Error('the testbed Redis is not started yet');
+    return redis.url;
+  };
+  const testbed = controllerTestbed(redisUrl, testPrefix);
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterEach(() => testbed.cleanup());
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return { ...testbed, redisUrl };
 }

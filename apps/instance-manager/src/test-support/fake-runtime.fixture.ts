@@ -1,5 +1,5 @@
 import type { InstanceLogLine } from '@sandbox/protocol';
-import type { HostInstance, RuntimeDriver } from '../drivers/runtime-driver';
+import type { HostInstance, InstanceRef, RuntimeDriver } from '../drivers/runtime-driver';
 import { InstanceNotReadyError } from '../drivers/runtime-driver';
 
 /** One instance of the fake host. */
@@ -24,6 +24,7 @@ export class FakeHost {
   /** Report URLs Node would refuse. */
   badUrls = false;
   private nextAddress = 2;
+  private readonly watchers: ((instance: InstanceRef) => void)[] = [];
   private readyGate: Promise<void> | undefined;
 
   /** Holds every health check until the returned function is called. */
@@ -40,12 +41,20 @@ export class FakeHost {
     this.instances.set(instance.instanceId, instance);
   }
 
+  /** The instance disappears from the host and the driver reports the change (a deleted pod). */
+  vanish(instanceId: string): void {
+    const instance = this.instances.get(instanceId);
+    this.instances.delete(instanceId);
+    for (const watcher of this.watchers) watcher({ instanceId, ...(instance ? { app: instance.app } : {}) });
+  }
+
   driver(): RuntimeDriver {
     return {
       name: 'local',
       open: async () => undefined,
       close: async () => undefined,
       synced: () => true,
+      watch: (listener) => void this.watchers.push(listener),
       ensureApp: async () => undefined,
       removeApp: async () => undefined,
       start: async (request) => {

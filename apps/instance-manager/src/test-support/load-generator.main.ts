@@ -2,7 +2,8 @@
 // (`taskset`) apart from the server it measures. Usage: load-generator.main.ts HOST PORT PATH
 // CONNECTIONS WARMUP_MS DURATION_MS. Prints `measuring` when the counted window starts (after the
 // warm-up, so the caller can read the server's CPU time there) and `rps <requests/s>` at its end.
-import { measureRequestsPerSecond, systemClock } from '@sandbox/sandbox-local';
+import { measureRequestsPerSecond } from '@sandbox/testing';
+import { monotonicClock } from '@sandbox/service-kit/clock';
 
 const [
   host = '127.0.0.1',
@@ -14,7 +15,7 @@ const [
 ] = process.argv.slice(2);
 const load = (ms: number) =>
   measureRequestsPerSecond(host, Number(port), path, {
-    clock: systemClock,
+    clock: monotonicClock,
     connections: Number(connections),
     warmupMs: 0,
     durationMs: ms,

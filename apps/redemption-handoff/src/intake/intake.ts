@@ -4,8 +4,8 @@ import {
   type TicketState,
   type WinningTicketIntakeResponse,
 } from '@sandbox/protocol';
-import { isRedisUnavailableError, type DurableWriter } from '@sandbox/queue';
-import { AppError, UnavailableError } from '@sandbox/service-kit';
+import { orRedisUnavailable, type DurableWriter } from '@sandbox/queue';
+import { UnavailableError } from '@sandbox/service-kit';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { addDeliveryJobs } from '../jobs/delivery-job';
@@ -90,12 +90,6 @@ async function storeValid(
   });
 }
 
-async function writeDurably<T>(deps: IntakeDeps, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await deps.durable.write(fn);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (isRedisUnavailableError(error)) throw new UnavailableError('Redis is unavailable', { cause: error });
-    throw error;
-  }
+function writeDurably<T>(deps: IntakeDeps, fn: () => Promise<T>): Promise<T> {
+  return orRedisUnavailable(() => deps.durable.write(fn));
 }

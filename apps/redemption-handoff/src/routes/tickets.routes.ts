@@ -4,20 +4,11 @@ import {
   type LiabilitiesResponse,
   type TicketListResponse,
 } from '@sandbox/protocol';
-import { isRedisUnavailableError } from '@sandbox/queue';
-import { UnavailableError, validate } from '@sandbox/service-kit';
+import { orRedisUnavailable } from '@sandbox/queue';
+import { validate } from '@sandbox/service-kit';
 import { Router } from 'express';
 import type { TicketQueries } from '../store/ticket-queries';
 import { toRecordView } from '../store/ticket-record';
-
-async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isRedisUnavailableError(error)) throw new UnavailableError('Redis is unavailable', { cause: error });
-    throw error;
-  }
-}
 
 /**
  * Operator views: `GET /v1/winning-tickets` (newest first, optionally one state; each ticket without
@@ -28,7 +19,7 @@ export function ticketsRouter(deps: { queries: TicketQueries; now: () => number 
   const router = Router();
   router.get('/v1/winning-tickets', async (req, res) => {
     const query = validate(TicketListQuerySchema, req.query, 'query');
-    const page = await orUnavailable(() =>
+    const page = await orRedisUnavailable(() =>
       deps.queries.list(query.state, query.limit, Number(query.cursor ?? '0')),
     );
     const body: TicketListResponse = {
@@ -38,7 +29,7 @@ export function ticketsRouter(deps: { queries: TicketQueries; now: () => number 
     res.json(body);
   });
   router.get('/v1/liabilities', async (_req, res) => {
-    const payers = await orUnavailable(() => deps.queries.liabilities());
+    const payers = await orRedisUnavailable(() => deps.queries.liabilities());
     const total = payers.reduce((sum, payer) => sum + BigInt(payer.pendingFaceValue), 0n);
     const body: LiabilitiesResponse = {
       payers,

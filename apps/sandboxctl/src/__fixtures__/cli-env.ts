@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { StackProcess } from './stack-process';
+import type { StackProcess } from '@sandbox/testing';
 
 /**
  * A config file with one context pointing at the stack, in a temporary folder (never the real home):

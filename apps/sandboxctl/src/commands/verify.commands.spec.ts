@@ -1,14 +1,16 @@
 // The verify commands against a scripted verifier: the offline check of a report (valid, altered,
 // re-digested without the key), and a watched run that fails.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { reportDigest, signReport } from '@sandbox/evaluation-report';
+import { randomBytes } from 'node:crypto';
+import { reportDigest, reportSigningKey, signReport } from '@sandbox/evaluation-report';
 import type { SignedEvaluationReport } from '@sandbox/protocol';
-import { findFreePort } from '@sandbox/testing';
-import { passingReport, TEST_REPORT_KEY } from '../__fixtures__/evaluation-report';
+import { findFreePort, sampleEvaluationReport } from '@sandbox/testing';
 import { runWith } from '../__fixtures__/memory-io';
 import { startScriptedServer, type ScriptedServer } from '../__fixtures__/scripted-server';
 
-const signed = signReport(passingReport(), TEST_REPORT_KEY);
+/** A key of this test run only (the public half goes into the report, as the verifier's does). */
+const TEST_REPORT_KEY = reportSigningKey(randomBytes(32));
+const signed = signReport(sampleEvaluationReport(TEST_REPORT_KEY.publicKeyHex), TEST_REPORT_KEY);
 /** The outcome changed after signing: the digest no longer matches. */
 const altered: SignedEvaluationReport = {
   ...signed,

@@ -4,7 +4,15 @@ import { findShares, Keystream } from '@sandbox/evaluation-report';
 
 /** How a misbehaving target goes wrong. */
 export type Fault =
-  'none' | 'wrong-shares' | 'altered-bytes' | 'truncated' | 'reset-upload' | 'hash-5xx' | 'hang-hash';
+  | 'none'
+  | 'wrong-shares'
+  | 'altered-bytes'
+  | 'truncated'
+  | 'reset-upload'
+  | 'hash-5xx'
+  | 'hang-hash'
+  /** Answers the first hash challenge, hangs on every later one. */
+  | 'hang-later-hash';
 
 async function body(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -30,6 +38,7 @@ async function download(req: IncomingMessage, res: ServerResponse, fault: Fault)
 }
 
 const waiting = new Set<ServerResponse>();
+let hashesAnswered = 0;
 
 async function hash(req: IncomingMessage, res: ServerResponse, fault: Fault): Promise<void> {
   const request = JSON.parse((await body(req)).toString()) as {
@@ -38,7 +47,7 @@ async function hash(req: IncomingMessage, res: ServerResponse, fault: Fault): Pr
     shares: number;
   };
   // Hangs until the client gives up (or the server closes).
-  if (fault === 'hang-hash') {
+  if (fault === 'hang-hash' || (fault === 'hang-later-hash' && hashesAnswered > 0)) {
     waiting.add(res);
     res.once('close', () => waiting.delete(res));
     return;
@@ -59,6 +68,7 @@ async function hash(req: IncomingMessage, res: ServerResponse, fault: Fault): Pr
     fault === 'wrong-shares'
       ? counters.map((counter, index) => (index === 3 ? counter + 1 : counter))
       : counters;
+  hashesAnswered += 1;
   res
     .writeHead(200, { 'content-type': 'application/json' })
     .end(JSON.stringify({ sessionId, counters: answer }));
@@ -103,7 +113,11 @@ export async function startFaultyResponder() {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    setFault: (next: Fault) => void (fault = next),
+    /** Sets the fault; `hang-later-hash` counts answers from here. */
+    setFault(next: Fault) {
+      fault = next;
+      hashesAnswered = 0;
+    },
     /** Hash requests left hanging now. */
     hashesWaiting: () => waiting.size,
     /** Every session token Node injected, to check none of them leaks. */

@@ -73,12 +73,15 @@ export async function startPaidNodeSim(options: {
   };
 }
 
-/** Registers a runner with Node like the adapter does (bootstrap credential, paid hourly price). */
+/**
+ * Registers a runner with Node like the adapter does (bootstrap credential, paid hourly price);
+ * resolves with the runner's own credential, which unregistering needs.
+ */
 export async function registerRunner(
   nodeUrl: string,
   bootstrapSecret: string,
-  runner: { runnerId: string; app: string; url: string },
-): Promise<void> {
+  runner: { runnerId: string; app: string; url: string; metadata?: string },
+): Promise<string> {
   const reply = await fetch(`${nodeUrl}/runners/heartbeat`, {
     method: 'POST',
     headers: { authorization: bootstrapSecret, 'content-type': 'application/json' },
@@ -88,7 +91,18 @@ export async function registerRunner(
       runner_url: runner.url,
       capacity: 4,
       price_info: { price: 3600, currency: 'usd', unit: 'hour' },
+      ...(runner.metadata === undefined ? {} : { metadata: runner.metadata }),
     }),
   });
   if (reply.status !== 200) throw new Error(`registration failed: ${reply.status} ${await reply.text()}`);
+  return ((await reply.json()) as { heartbeat_secret: string }).heartbeat_secret;
+}
+
+/** Takes a runner out of Node's registry, as the adapter does when its instance goes away. */
+export async function unregisterRunner(nodeUrl: string, runnerId: string, credential: string): Promise<void> {
+  const reply = await fetch(`${nodeUrl}/runners/${runnerId}/unregister`, {
+    method: 'POST',
+    headers: { authorization: credential },
+  });
+  if (reply.status !== 200) throw new Error(`unregister failed: ${reply.status} ${await reply.text()}`);
 }

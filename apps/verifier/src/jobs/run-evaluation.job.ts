@@ -12,7 +12,10 @@ import type { SignedEvaluationReport, EVALUATIONS_QUEUE } from '@sandbox/protoco
 export interface RunEvaluationJobDeps {
   store: EvaluationStore;
   producer: Producer<typeof EVALUATIONS_QUEUE>;
-  run: (job: RunEvaluation) => Promise<RunRecord>;
+  /** Runs `count` evaluations of a pinned job in one session, handing each record over once final. */
+  run: (job: RunEvaluation, count: number, onRecord: (record: RunRecord) => Promise<void>) => Promise<void>;
+  /** Evaluations per session when the job does not say. */
+  evaluationsPerSession: number;
   buildReport: (record: RunRecord) => SignedEvaluationReport | undefined;
   discover: (app: string) => Promise<DiscoveredRunner[]>;
   metrics: VerifierMetrics;
@@ -47,6 +50,9 @@ async function fanOut(data: RunEvaluation, job: Job, deps: RunEvaluationJobDeps)
         target: { app: data.target.app, runnerId: runner.runnerId },
         requestedAt: new Date(job.timestamp).toISOString(),
         trigger: data.trigger,
+        ...(data.evaluationsPerSession === undefined
+          ? {}
+          : { evaluationsPerSession: data.evaluationsPerSession }),
       },
       { jobId: evaluationId, delay },
     );
@@ -61,7 +67,7 @@ function attemptOf(
 ): EvaluationAttempt {
   const { outcome } = report.report;
   return {
-    evaluationId: data.evaluationId,
+    evaluationId: record.evaluationId,
     trigger: data.trigger,
     finishedAt: report.report.finishedAt,
     status: outcome.status,
@@ -95,7 +101,40 @@ async function recordInterrupted(
   );
 }
 
-/** Runs one pinned evaluation, stores its signed report and applies it to the target's record. */
+/** Stores one evaluation's signed report and applies it to the target's record. */
+async function recordEvaluation(
+  data: RunEvaluation,
+  target: { runnerId: string; app: string },
+  record: RunRecord,
+  deps: RunEvaluationJobDeps,
+) {
+  const report = deps.buildReport(record);
+  if (!report) throw new Error('a pinned run always has a runner to report on');
+  await deps.store.saveReport(report);
+  await deps.store.recordAttempt(target, {
+    attempt: attemptOf(data, record, report),
+    validUntil: report.report.validUntil,
+  });
+  deps.metrics.report(report.report);
+  const { outcome } = report.report;
+  deps.logger.info(
+    {
+      runner_id: target.runnerId,
+      session_id: record.sessionId,
+      evaluationId: record.evaluationId,
+      sessionEvaluation: record.sessionEvaluation,
+      reportId: report.report.reportId,
+      outcome,
+    },
+    'evaluation finished',
+  );
+  return { reportId: report.report.reportId, status: outcome.status, attribution: outcome.attribution };
+}
+
+/**
+ * Runs a pinned job: its evaluations in one session, each stored and applied as it becomes final.
+ * One in-flight marker covers the job, so a crash anywhere in the series is found on the retry.
+ */
 async function runPinned(
   data: RunEvaluation,
   runnerId: string,
@@ -109,28 +148,13 @@ async function runPinned(
     startedAt: new Date(deps.wallNow()).toISOString(),
   });
   if (previous) await recordInterrupted(deps, previous);
-  const record = await deps.run(data);
-  const report = deps.buildReport(record);
-  if (!report) throw new Error('a pinned run always has a runner to report on');
-  await deps.store.saveReport(report);
-  await deps.store.recordAttempt(target, {
-    attempt: attemptOf(data, record, report),
-    validUntil: report.report.validUntil,
+  const count = data.evaluationsPerSession ?? deps.evaluationsPerSession;
+  const reports: Awaited<ReturnType<typeof recordEvaluation>>[] = [];
+  await deps.run(data, count, async (record) => {
+    reports.push(await recordEvaluation(data, target, record, deps));
   });
   await deps.store.clearInflight(data.evaluationId);
-  deps.metrics.report(report.report);
-  const { outcome } = report.report;
-  deps.logger.info(
-    {
-      runner_id: runnerId,
-      session_id: record.sessionId,
-      evaluationId: data.evaluationId,
-      reportId: report.report.reportId,
-      outcome,
-    },
-    'evaluation finished',
-  );
-  return { reportId: report.report.reportId, status: outcome.status, attribution: outcome.attribution };
+  return { evaluations: count, reports };
 }
 
 /** The `run-evaluation` handler: fan-out for app-wide targets, one measured run for pinned ones. */

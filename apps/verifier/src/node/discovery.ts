@@ -18,7 +18,7 @@ export interface DiscoveredRunner {
 export async function discoverRunners(
   nodeUrl: string,
   target: EvaluationTarget,
-  deps: { timeoutMs: number; reliability: ReliabilityCounter },
+  deps: { timeoutMs: number; reliability: Pick<ReliabilityCounter, 'request' | 'fail'> },
 ): Promise<DiscoveredRunner[]> {
   deps.reliability.request();
   let reply: Response;
@@ -52,7 +52,7 @@ export async function discoverRunners(
 export async function pickRunner(
   nodeUrl: string,
   target: EvaluationTarget,
-  deps: { timeoutMs: number; reliability: ReliabilityCounter },
+  deps: { timeoutMs: number; reliability: Pick<ReliabilityCounter, 'request' | 'fail'> },
 ): Promise<DiscoveredRunner> {
   const runners = await discoverRunners(nodeUrl, target, deps);
   const [first] = runners;

@@ -25,7 +25,8 @@ export interface NodeSession {
 
 export interface NodeSessionDeps {
   signer: SignerClient;
-  reliability: ReliabilityCounter;
+  /** Counts into the evaluation in progress (a session outlives each of them). */
+  reliability: Pick<ReliabilityCounter, 'request' | 'fail'>;
   logger: ServiceLogger;
   timeoutMs: number;
 }

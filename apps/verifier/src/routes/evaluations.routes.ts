@@ -17,7 +17,15 @@ export function evaluationsRouter(deps: {
     const requestedAt = new Date(deps.now()).toISOString();
     await deps.producer.add(
       'run-evaluation',
-      { evaluationId, target: body.target, requestedAt, trigger: 'on-demand' },
+      {
+        evaluationId,
+        target: body.target,
+        requestedAt,
+        trigger: 'on-demand',
+        ...(body.evaluationsPerSession === undefined
+          ? {}
+          : { evaluationsPerSession: body.evaluationsPerSession }),
+      },
       { jobId: evaluationId },
     );
     const answer: CreateEvaluationResponse = { evaluationId, requestedAt };

@@ -5,26 +5,17 @@ import {
   TargetListResponseSchema,
   TargetStatusSchema,
 } from '@sandbox/protocol';
-import { isRedisUnavailableError } from '@sandbox/queue';
-import { NotFoundError, UnavailableError, validate } from '@sandbox/service-kit';
+import { orRedisUnavailable } from '@sandbox/queue';
+import { NotFoundError, validate } from '@sandbox/service-kit';
 import { Router } from 'express';
 import type { EvaluationStore } from '../store/evaluation-store';
 import { targetView } from '../store/freshness';
-
-async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isRedisUnavailableError(error)) throw new UnavailableError('Redis is unavailable', { cause: error });
-    throw error;
-  }
-}
 
 /** Results by target, and the signed reports behind them. */
 export function targetsRouter(deps: { store: EvaluationStore; now: () => number }): Router {
   const router = Router();
   router.get('/v1/targets', async (_req, res) => {
-    const records = await orUnavailable(() => deps.store.listTargets());
+    const records = await orRedisUnavailable(() => deps.store.listTargets());
     const targets = records.map((record) => {
       const { attempts: _attempts, ...view } = targetView(record, deps.now());
       return view;
@@ -33,13 +24,13 @@ export function targetsRouter(deps: { store: EvaluationStore; now: () => number 
   });
   router.get('/v1/targets/:runnerId', async (req, res) => {
     const runnerId = validate(RunnerIdSchema, req.params.runnerId, 'runnerId');
-    const record = await orUnavailable(() => deps.store.getTarget(runnerId));
+    const record = await orRedisUnavailable(() => deps.store.getTarget(runnerId));
     if (!record) throw new NotFoundError('no evaluation of this runner');
     res.json(TargetStatusSchema.parse(targetView(record, deps.now())));
   });
   router.get('/v1/reports/:reportId', async (req, res) => {
     const reportId = validate(EvaluationIdSchema, req.params.reportId, 'reportId');
-    const report = await orUnavailable(() => deps.store.getReport(reportId));
+    const report = await orRedisUnavailable(() => deps.store.getReport(reportId));
     if (!report) throw new NotFoundError('no such report');
     res.json(SignedEvaluationReportSchema.parse(report));
   });

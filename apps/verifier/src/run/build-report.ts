@@ -32,6 +32,7 @@ function route(
     orchestratorUrl: record.runner?.orchestratorUrl ?? deps.nodeUrl,
     runnerId,
     sessionId: record.sessionId,
+    sessionEvaluation: record.sessionEvaluation,
     app,
     ...(runner?.version === undefined ? {} : { appVersion: runner.version }),
     ...(runner?.metadata === undefined ? {} : { instanceMetadata: runner.metadata.slice(0, 1024) }),
@@ -50,7 +51,7 @@ export function buildReport(record: RunRecord, deps: ReportDeps): SignedEvaluati
   const report: EvaluationReport = {
     schemaVersion: EVALUATION_REPORT_V1,
     reportId: deps.newReportId(),
-    evaluationId: record.job.evaluationId,
+    evaluationId: record.evaluationId,
     trigger: record.job.trigger,
     verifier: { id: deps.verifierId, version: deps.verifierVersion, publicKey: deps.key.publicKeyHex },
     startedAt: new Date(record.startedAt).toISOString(),

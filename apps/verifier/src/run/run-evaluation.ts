@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { RunEvaluation } from '@sandbox/protocol';
 import type { ServiceLogger } from '@sandbox/service-kit';
-import { pickRunner } from '../node/discovery';
-import { reserveSession, type NodeSession } from '../node/node-session';
+import type { NodeSession } from '../node/node-session';
 import type { SignerClient } from '../node/signer-client';
 import { measureDownload } from '../plan/download.step';
 import { measureHashRate } from '../plan/hash.step';
@@ -31,39 +30,18 @@ export interface RunDeps {
   stopSignal?: AbortSignal;
 }
 
-/** Tops the session up every interval; the first failure is kept, so it wins over what it causes. */
-function startPayments(session: NodeSession, deps: RunDeps, onFault: (fault: RunFault) => void) {
-  let running: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(() =>
-      session.topUp().catch((error: unknown) => {
-        onFault(
-          error instanceof RunFault ? error : platformFault('payment-failed', 'topping up failed', error),
-        );
-      }),
-    );
-  }, deps.paymentIntervalMs);
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+/** The id of evaluation `index` of `count` in one session: the job's own when it is the only one. */
+export function sessionEvaluationId(job: RunEvaluation, index: number, count: number): string {
+  return count === 1 ? job.evaluationId : `${job.evaluationId}-${index}`;
 }
 
-async function measure(context: StepContext, results: Measurements): Promise<void> {
-  results.latency = await measureLatency(context);
-  results.download = await measureDownload(context);
-  results.upload = await measureUpload(context);
-  results.hashRate = await measureHashRate(context, context.plan.runTimeoutMs);
-}
-
-/**
- * One evaluation of one runner, as a paying client of Node: reserve a paid session, run the plan with
- * a fresh seed, always stop the session. Never throws: every failure becomes the record's fault.
- */
-export async function runEvaluation(job: RunEvaluation, deps: RunDeps): Promise<RunRecord> {
+/** A fresh record (and its seed, kept apart: the record holds only the commitment). */
+export function newRunRecord(job: RunEvaluation, index: number, count: number, deps: RunDeps) {
   const seed = (deps.newSeed ?? (() => randomBytes(32)))();
   const record: RunRecord = {
     job,
+    evaluationId: sessionEvaluationId(job, index, count),
+    sessionEvaluation: { index, count },
     startedAt: deps.wallNow(),
     finishedAt: 0,
     runner: undefined,
@@ -73,50 +51,51 @@ export async function runEvaluation(job: RunEvaluation, deps: RunDeps): Promise<
     reliability: new ReliabilityCounter(),
     fault: undefined,
   };
-  const runController = new AbortController();
-  const deadline = setTimeout(() => runController.abort('deadline'), deps.plan.runTimeoutMs);
-  const onStop = () => runController.abort('stopping');
+  return { record, seed };
+}
+
+async function measure(context: StepContext, results: Measurements): Promise<void> {
+  results.latency = await measureLatency(context);
+  results.download = await measureDownload(context);
+  results.upload = await measureUpload(context);
+  results.hashRate = await measureHashRate(context, context.plan.runTimeoutMs);
+}
+
+export function abortFault(reason: unknown): RunFault {
+  if (reason === 'stopping') return platformFault('verifier-stopping', 'the verifier stopped during the run');
+  return targetFault('run-timeout', 'the run exceeded its time limit', 'timeout');
+}
+
+/**
+ * One evaluation of the plan inside an open session, with its own seed, counters and deadline
+ * (`plan.runTimeoutMs`). Never throws: a failure becomes the record's fault. The seed is wiped after.
+ */
+export async function evaluateInSession(
+  session: NodeSession,
+  run: { record: RunRecord; seed: Uint8Array },
+  deps: RunDeps,
+): Promise<void> {
+  const { record, seed } = run;
+  record.sessionId = session.sessionId;
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort('deadline'), deps.plan.runTimeoutMs);
+  const onStop = () => controller.abort('stopping');
   deps.stopSignal?.addEventListener('abort', onStop, { once: true });
-  let paymentFault: RunFault | undefined;
-  let session: NodeSession | undefined;
-  let stopPayments: (() => Promise<void>) | undefined;
+  if (deps.stopSignal?.aborted) controller.abort('stopping');
   try {
-    record.runner = await pickRunner(deps.nodeUrl, job.target, runDeps(deps, record));
-    session = await reserveSession(record.runner, {
-      ...runDeps(deps, record),
-      signer: deps.signer,
-      logger: deps.logger,
-    });
-    record.sessionId = session.sessionId;
-    stopPayments = startPayments(session, deps, (fault) => {
-      paymentFault ??= fault;
-    });
-    await measure(stepContext(session, seed, deps, record, runController.signal), record.results);
+    await measure(stepContext(session, seed, deps, record, controller.signal), record.results);
   } catch (error) {
     record.fault =
       error instanceof RunFault ? error : platformFault('verifier-error', 'the run failed', error);
   } finally {
     clearTimeout(deadline);
     deps.stopSignal?.removeEventListener('abort', onStop);
-    await stopPayments?.();
-    await session?.stop();
     seed.fill(0);
   }
-  // A failed top-up releases the session, so whatever failed after it is its consequence; so does
-  // whatever failed once the run was cut short by its deadline or by the verifier stopping.
-  if (record.fault && runController.signal.aborted) record.fault = abortFault(runController.signal.reason);
-  else if (paymentFault && record.fault) record.fault = paymentFault;
+  // Whatever failed once the run was cut short by its deadline or by the verifier stopping is the
+  // consequence of that cut.
+  if (record.fault && controller.signal.aborted) record.fault = abortFault(controller.signal.reason);
   record.finishedAt = deps.wallNow();
-  return record;
-}
-
-function abortFault(reason: unknown): RunFault {
-  if (reason === 'stopping') return platformFault('verifier-stopping', 'the verifier stopped during the run');
-  return targetFault('run-timeout', 'the run exceeded its time limit', 'timeout');
-}
-
-function runDeps(deps: RunDeps, record: RunRecord) {
-  return { timeoutMs: deps.requestTimeoutMs, reliability: record.reliability };
 }
 
 function stepContext(

@@ -17,6 +17,10 @@ export interface Measurements {
 /** What one run observed, before it becomes a report. Holds no secret (only the seed's commitment). */
 export interface RunRecord {
   job: RunEvaluation;
+  /** This evaluation's id: the job's, or `<job's>-<index>` when the session holds several. */
+  evaluationId: string;
+  /** Its place among the evaluations of its session. */
+  sessionEvaluation: { index: number; count: number };
   startedAt: number;
   finishedAt: number;
   runner: DiscoveredRunner | undefined;

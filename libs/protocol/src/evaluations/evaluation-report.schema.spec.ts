@@ -24,6 +24,17 @@ describe('evaluation report v1 parts', () => {
     expect(CreateEvaluationRequestSchema.safeParse({ target: { app: 'x' }, seed: 'y' }).success).toBe(false);
   });
 
+  it('places a report among the evaluations of its session, within bounds', () => {
+    const place = (index: number, count: number) =>
+      ReportRouteSchema.safeParse({ ...route, sessionEvaluation: { index, count } }).success;
+    expect(place(2, 3)).toBe(true);
+    expect(place(4, 3)).toBe(false);
+    expect(place(0, 3)).toBe(false);
+    const request = (evaluationsPerSession: number) =>
+      CreateEvaluationRequestSchema.safeParse({ target: { app: 'x' }, evaluationsPerSession }).success;
+    expect([request(1), request(10), request(0), request(11)]).toEqual([true, true, false, false]);
+  });
+
   it('ties pass to attribution none and failures to a cause', () => {
     expect(
       ReportOutcomeSchema.safeParse({ status: 'pass', attribution: 'none', reasonCode: 'ok' }).success,

@@ -21,11 +21,18 @@ export const ReportVerifierSchema = z.strictObject({
   publicKey: hex(32),
 });
 
+/** Where a report sits among the evaluations that shared its Node session: `index` of `count`. */
+export const SessionEvaluationSchema = z
+  .strictObject({ index: z.number().int().min(1), count: z.number().int().min(1) })
+  .refine((place) => place.index <= place.count, { message: 'index must not exceed count' });
+
 /** The path the verifier reached the target through, as Node showed it. */
 export const ReportRouteSchema = z.strictObject({
   orchestratorUrl: z.url({ protocol: /^https?$/u }).max(2048),
   runnerId: RunnerIdSchema,
   sessionId: SessionIdSchema.nullable(),
+  /** Absent in reports written before sessions held several evaluations (then one of one). */
+  sessionEvaluation: SessionEvaluationSchema.optional(),
   app: AppNameSchema,
   appVersion: VersionSchema.optional(),
   /** Node's discovery `metadata` of the runner (instance metadata), when it advertised one. */

@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { AppNameSchema, EvaluationIdSchema, RunnerIdSchema, SessionIdSchema } from '../common/ids.schema';
 import { TimestampSchema } from '../common/fields.schema';
-import { EvaluationTargetSchema, EvaluationTriggerSchema } from '../queues/evaluations.queue';
+import {
+  EvaluationsPerSessionSchema,
+  EvaluationTargetSchema,
+  EvaluationTriggerSchema,
+} from '../queues/evaluations.queue';
 import { AttributionSchema } from './evaluation-report.schema';
 
-/** Body of `POST /v1/evaluations`: run one evaluation now. */
-export const CreateEvaluationRequestSchema = z.strictObject({ target: EvaluationTargetSchema });
+/**
+ * Body of `POST /v1/evaluations`: evaluate the target now, `evaluationsPerSession` times in one paid
+ * session per runner (each with its own report; the verifier's default when absent).
+ */
+export const CreateEvaluationRequestSchema = z.strictObject({
+  target: EvaluationTargetSchema,
+  evaluationsPerSession: EvaluationsPerSessionSchema.optional(),
+});
 export type CreateEvaluationRequest = z.infer<typeof CreateEvaluationRequestSchema>;
 
 /** 202 body of `POST /v1/evaluations`. */

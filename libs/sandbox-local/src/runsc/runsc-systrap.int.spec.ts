@@ -5,7 +5,7 @@ import { createLocalDriver } from '../local-driver';
 import { instanceNames } from '../naming';
 import { describeAsRoot } from '../test-support/describe-as-root.fixture';
 import { exampleImage, exampleSpec, testLogger } from '../test-support/example-app.fixture';
-import { leftovers } from '../test-support/leaks.fixture';
+import { leftovers, NO_LEFTOVERS } from '../test-support/leaks.fixture';
 import { evalInInstance } from '../test-support/sandbox-probe.fixture';
 import type { RunscBuild } from './runsc-build';
 import { ensureRunscBuild } from './runsc-build';
@@ -23,13 +23,7 @@ describeAsRoot('the newer runsc built from the pinned gVisor module', () => {
 
   afterAll(async () => {
     if (driver) for (const found of await driver.list()) await driver.stop(found.instanceId);
-    expect(await leftovers(PREFIX)).toEqual({
-      containers: [],
-      namespaces: [],
-      links: [],
-      chains: [],
-      orphanSandboxes: [],
-    });
+    expect(await leftovers(PREFIX)).toEqual(NO_LEFTOVERS);
   }, 60_000);
 
   it('reports the pinned version', async () => {

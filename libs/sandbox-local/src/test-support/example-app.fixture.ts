@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import type { InstanceSpecInput } from '../instance-spec.schema';
-import { EXAMPLE_APP, ensureExampleAppImage } from '../images/example-app-image';
+import { EXAMPLE_APP, ensureExampleAppImage } from '../images/repository-apps';
 
 /** The example app's entry file in this repository. */
 export const EXAMPLE_ENTRY = EXAMPLE_APP.entryFile;

@@ -26,6 +26,15 @@ async function orphanSandboxes(): Promise<string[]> {
 }
 
 /** Everything on the host that carries the prefix: what a leak check expects to be empty. */
+/** What {@link leftovers} finds once everything is cleaned up. */
+export const NO_LEFTOVERS: Readonly<Leftovers> = Object.freeze({
+  containers: [],
+  namespaces: [],
+  links: [],
+  chains: [],
+  orphanSandboxes: [],
+});
+
 export async function leftovers(prefix: string): Promise<Leftovers> {
   const containers = (await runCommand('podman', ['ps', '--all', '--format={{.Names}}'])).stdout.split('\n');
   const namespaces = (await runCommand('ip', ['netns', 'list'])).stdout

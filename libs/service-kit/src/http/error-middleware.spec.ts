@@ -134,4 +134,24 @@ describe('mapError', () => {
     expect(mapError({ type: 'entity.too.large', expose: false, status: 413 }).status).toBe(500);
     expect(mapError({ status: 404 }).status).toBe(500);
   });
+
+  it("maps an infrastructure library's error by its protocol code; other codes are internal", () => {
+    const issues = [{ path: 'n', message: 'Expected number' }];
+    const refused = Object.assign(new Error('invalid data for job q/j: n'), {
+      code: 'invalid_request',
+      issues,
+    });
+    expect(mapError(refused)).toEqual({
+      status: 400,
+      error: { code: 'invalid_request', message: 'invalid data for job q/j: n', issues },
+    });
+    const down = Object.assign(new Error('queue q is unavailable'), { code: 'unavailable' });
+    expect(mapError(down)).toEqual({ status: 503, error: { code: 'unavailable', message: down.message } });
+    expect(mapError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).status).toBe(
+      500,
+    );
+    expect(mapError(Object.assign(new Error(CANARY), { code: 'internal' })).error.message).toBe(
+      INTERNAL_MESSAGE,
+    );
+  });
 });

@@ -1,5 +1,5 @@
-import { ErrorCode } from '@sandbox/protocol';
-import type { ErrorBody } from '@sandbox/protocol';
+import { ErrorCode, ErrorCodeSchema } from '@sandbox/protocol';
+import type { ErrorBody, FieldIssue } from '@sandbox/protocol';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { AppError } from '../errors/app-error';
 import type { ServiceLogger } from '../logging/logger';
@@ -15,8 +15,35 @@ export interface MappedError {
 export const INTERNAL_MESSAGE = 'internal error';
 
 /**
+ * The HTTP status of each protocol code that infrastructure libraries (queue, drivers, clients) put
+ * on their errors. Those errors carry a code and no status; this is where the code becomes one.
+ */
+export const STATUS_OF_CODE: Readonly<Partial<Record<ErrorCode, number>>> = {
+  [ErrorCode.InvalidRequest]: 400,
+  [ErrorCode.Unauthenticated]: 401,
+  [ErrorCode.Forbidden]: 403,
+  [ErrorCode.NotFound]: 404,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.MisdirectedRequest]: 421,
+  [ErrorCode.Unavailable]: 503,
+};
+
+/** An `Error` whose `code` is one of the protocol's (and `issues`, for `invalid_request`). */
+function codedError(error: unknown): MappedError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const fields = error as Error & { code?: unknown; issues?: readonly FieldIssue[] };
+  const code = ErrorCodeSchema.safeParse(fields.code);
+  const status = code.success ? STATUS_OF_CODE[code.data] : undefined;
+  if (!code.success || status === undefined) return undefined;
+  const issues = Array.isArray(fields.issues) ? { issues: [...fields.issues] } : {};
+  return { status, error: { code: code.data, message: error.message, ...issues } };
+}
+
+/**
  * Maps a thrown value to a status and protocol error. AppError subclasses map to their own status,
- * code, message and issues; body-parser's errors (malformed JSON, too large) to 400 and 413; anything
+ * code, message and issues; errors of infrastructure libraries to the status of their protocol code
+ * ({@link STATUS_OF_CODE}); body-parser's errors (malformed JSON, too large) to 400 and 413; anything
  * else to 500 `internal` with a generic message.
  */
 export function mapError(error: unknown): MappedError {
@@ -24,6 +51,8 @@ export function mapError(error: unknown): MappedError {
     const issues = error.issues === undefined ? {} : { issues: [...error.issues] };
     return { status: error.status, error: { code: error.code, message: error.message, ...issues } };
   }
+  const coded = codedError(error);
+  if (coded) return coded;
   const parser = bodyParserError(error);
   if (parser === 'entity.too.large') {
     return { status: 413, error: { code: ErrorCode.PayloadTooLarge, message: 'request body too large' } };

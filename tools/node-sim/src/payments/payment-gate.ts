@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isRouteId, NodeErrorMessage, NodeHeader, NodeLimits } from '@sandbox/protocol';
+import { NodeErrorMessage, NodeHeader, NodeLimits } from '@sandbox/protocol';
 import type { TimerHandle } from '@sandbox/service-kit';
-import { decodeString, forEachField, GoJsonError, parseJsonKeepingNumbers } from '../go/go-json';
 import { readBody } from '../http/body';
 import { fail, writeJson } from '../http/respond';
 import type { AdvertisedPriceValue } from '../registry/price';
@@ -12,16 +11,10 @@ import { discoveryRunnerJson } from '../routes/client.routes';
 import { addSignerRoutes } from '../routes/signer.routes';
 import type { PaymentEngine } from './payment-engine';
 import type { SimulatedSigner } from './signer';
+import { header, isAddress, parseRefreshRequest } from './payment-request';
 import { manifestFromSegment } from './payment-validate';
 
 type Base = Omit<SimContext, 'payments'>;
-
-function header(req: IncomingMessage, name: string): string {
-  const value = req.headers[name.toLowerCase()];
-  return typeof value === 'string' ? value : '';
-}
-
-const isAddress = (text: string): boolean => /^(0x)?[0-9a-fA-F]{40}$/u.test(text);
 
 /** Node's paid HTTP flow (payment.go): 402 challenges, ticket receipt, activation, top-ups, metering. */
 export class NodePaymentGate implements PaymentGate {
@@ -200,24 +193,9 @@ export class NodePaymentGate implements PaymentGate {
 
   /** `POST /refresh-payment` `{sender, manifest_id}`: new ticket params for the same session. */
   async refresh(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req, NodeLimits.maxControlBodyBytes);
-    let sender = '';
-    let manifest = '';
-    try {
-      forEachField(
-        parseJsonKeepingNumbers(body?.toString('utf8') ?? ''),
-        ['sender', 'manifest_id'],
-        (field, value) => {
-          if (field === 'sender') sender = decodeString(value, sender);
-          else manifest = decodeString(value, manifest);
-        },
-      );
-    } catch (error) {
-      if (!(error instanceof GoJsonError)) throw error;
-      return fail(res, 400, NodeErrorMessage.InvalidRefreshRequest);
-    }
-    if (!body || !isAddress(sender) || !isRouteId(manifest))
-      return fail(res, 400, NodeErrorMessage.InvalidRefreshRequest);
+    const refresh = parseRefreshRequest(await readBody(req, NodeLimits.maxControlBodyBytes));
+    if (!refresh) return fail(res, 400, NodeErrorMessage.InvalidRefreshRequest);
+    const { sender, manifest } = refresh;
     const challenge = this.engine.refreshChallenge(manifest, sender, this.ctx.state.config.serviceUrl);
     if (typeof challenge === 'string') return fail(res, 404, NodeErrorMessage.PaymentChallengeNotFound);
     writeJson(res, 200, challenge);

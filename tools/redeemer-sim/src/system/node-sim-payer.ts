@@ -37,6 +37,38 @@ const post = (url: string, headers: Record<string, string>, body: unknown): Prom
     body: JSON.stringify(body),
   });
 
+/** Buys one session of runner `paid` through Node's paid flow; returns the hashes of its tickets. */
+async function buyPaidSession(publicUrl: string, session: number): Promise<string[]> {
+  const { address } = (await (await post(`${publicUrl}/sign-orchestrator-info`, {}, {})).json()) as {
+    address: string;
+  };
+  const challenge = PaymentChallengeSchema.parse(
+    await (await post(`${publicUrl}/apps/paid/session`, { 'Livepeer-Payer-Address': address }, {})).json(),
+  );
+  const paid = (await (
+    await post(
+      `${publicUrl}/generate-live-payment`,
+      {},
+      { orchestrator: challenge.payment_params, type: 'live', ManifestID: challenge.manifest_id },
+    )
+  ).json()) as { payment: string; segCreds: string };
+  const reply = await post(
+    `${publicUrl}/apps/paid/session`,
+    {
+      'Livepeer-Payer-Address': address,
+      'Livepeer-Payment': paid.payment,
+      'Livepeer-Segment': paid.segCreds,
+    },
+    {},
+  );
+  await reply.body?.cancel();
+  if (reply.status !== 200) throw new Error(`session ${session} was not paid: ${reply.status}`);
+  const blob = PaymentBlobSchema.parse(JSON.parse(Buffer.from(paid.payment, 'base64').toString('utf8')));
+  return blob.senderParams.map(({ senderNonce }) =>
+    computeTicketHash({ ...blob.ticketParams, sender: blob.sender, senderNonce }),
+  );
+}
+
 /**
  * Starts node-sim with `--paid --ticket-win-prob 1.0 --handoff-url <handoff>`: every ticket wins, each
  * session's first payment carries 100 tickets (36 USD/h at 1e12 wei/USD for 10 s, face value 1e9 wei).
@@ -106,40 +138,7 @@ export async function startNodeSimPayer(
     },
     async buySession() {
       sessions += 1;
-      const { address } = (await (await post(`${publicUrl}/sign-orchestrator-info`, {}, {})).json()) as {
-        address: string;
-      };
-      const challenge = PaymentChallengeSchema.parse(
-        await (
-          await post(`${publicUrl}/apps/paid/session`, { 'Livepeer-Payer-Address': address }, {})
-        ).json(),
-      );
-      const paid = (await (
-        await post(
-          `${publicUrl}/generate-live-payment`,
-          {},
-          {
-            orchestrator: challenge.payment_params,
-            type: 'live',
-            ManifestID: challenge.manifest_id,
-          },
-        )
-      ).json()) as { payment: string; segCreds: string };
-      const reply = await post(
-        `${publicUrl}/apps/paid/session`,
-        {
-          'Livepeer-Payer-Address': address,
-          'Livepeer-Payment': paid.payment,
-          'Livepeer-Segment': paid.segCreds,
-        },
-        {},
-      );
-      await reply.body?.cancel();
-      if (reply.status !== 200) throw new Error(`session ${sessions} was not paid: ${reply.status}`);
-      const blob = PaymentBlobSchema.parse(JSON.parse(Buffer.from(paid.payment, 'base64').toString('utf8')));
-      return blob.senderParams.map(({ senderNonce }) =>
-        computeTicketHash({ ...blob.ticketParams, sender: blob.sender, senderNonce }),
-      );
+      return buyPaidSession(publicUrl, sessions);
     },
     async restart() {
       await process.kill9();

@@ -1,18 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { reportSigningKey } from '@sandbox/evaluation-report';
 import type { EvaluationReport } from '@sandbox/protocol';
 
-/** A key of this test run only (the public half goes into the report, as the verifier's does). */
-export const TEST_REPORT_KEY = reportSigningKey(randomBytes(32));
+/** RFC 8032 §7.1 test 1 secret key, so the derived public key is a published vector too. */
+export const RFC8032_SECRET_KEY = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
+export const RFC8032_PUBLIC_KEY = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
 
-/** A complete passing report, as the verifier writes one, to be signed with {@link TEST_REPORT_KEY}. */
-export function passingReport(): EvaluationReport {
+/**
+ * A complete passing report, as the verifier writes one, naming `publicKeyHex` as its verifier key
+ * (the RFC 8032 vector by default, which the fixed-digest tests sign with).
+ */
+export function sampleEvaluationReport(publicKeyHex: string = RFC8032_PUBLIC_KEY): EvaluationReport {
   return {
     schemaVersion: 'sandbox.evaluation-report.v1',
     reportId: 'rep-01',
     evaluationId: 'eval-01',
     trigger: 'on-demand',
-    verifier: { id: 'verifier-test', version: '0.1.0', publicKey: TEST_REPORT_KEY.publicKeyHex },
+    verifier: { id: 'verifier-test', version: '0.1.0', publicKey: publicKeyHex },
     startedAt: '2026-01-01T00:00:00.000Z',
     finishedAt: '2026-01-01T00:00:30.000Z',
     validUntil: '2026-01-01T01:00:30.000Z',

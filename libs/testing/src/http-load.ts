@@ -1,10 +1,15 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import type { Clock } from '@sandbox/service-kit';
+
+/** The time source a load run measures with (a monotonic `now` and a `sleep`). */
+export interface LoadClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
 
 /** Options of {@link measureRequestsPerSecond}. */
 export interface LoadOptions {
-  clock: Clock;
+  clock: LoadClock;
   connections: number;
   warmupMs: number;
   durationMs: number;

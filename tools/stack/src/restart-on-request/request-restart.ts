@@ -1,8 +1,9 @@
-// Asks a supervised member (supervise.ts) for a new process and returns once it has one:
+// Asks the stack's supervisor for a new process of a member that restarts on request (the member's
+// restart files are in <state-dir>) and returns once it has one:
 // `request-restart.ts <state-dir> <id> [timeout-ms]`. Idempotent per id: asked again with an id it
 // already handled (a retry after the caller crashed), it restarts nothing and succeeds.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RESTART_ID, restartFiles } from './restart-files';
+import { RESTART_ID, RESTART_SIGNAL, restartFiles } from './restart-files';
 
 const [dir, id, timeoutText] = process.argv.slice(2);
 if (dir === undefined || id === undefined || !RESTART_ID.test(id)) {
@@ -18,7 +19,7 @@ if (files.handled() !== id) {
     process.exit(1);
   }
   files.setRequest(id);
-  process.kill(supervisor, 'SIGHUP');
+  process.kill(supervisor, RESTART_SIGNAL);
   while (files.handled() !== id) {
     if (Date.now() > deadline) {
       process.stderr.write(`the member was not restarted in time (request ${id})\n`);

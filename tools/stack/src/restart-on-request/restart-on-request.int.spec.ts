@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { waitFor } from '@sandbox/testing';
 import { restartFiles } from './restart-files';
 
-const SUPERVISE = fileURLToPath(new URL('./supervise.ts', import.meta.url));
+const RUN = fileURLToPath(new URL('./run-restartable.ts', import.meta.url));
 const REQUEST = fileURLToPath(new URL('./request-restart.ts', import.meta.url));
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 let dir: string;
@@ -26,11 +26,11 @@ const alive = (pid: number | undefined): boolean => {
 };
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'restartable-'));
+  dir = await mkdtemp(join(tmpdir(), 'restart-on-request-'));
   const child = ['-e', 'setInterval(() => undefined, 1000); process.on("SIGTERM", () => process.exit(0))'];
   supervisor = spawn(
     process.execPath,
-    ['--import', 'tsx', SUPERVISE, dir, '--', process.execPath, ...child],
+    ['--import', 'tsx', RUN, dir, 'member', '--', process.execPath, ...child],
     {
       env,
       stdio: 'ignore',
@@ -47,7 +47,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('a restartable member', () => {
+describe('a member that restarts on request', () => {
   it('is replaced by a new process once per request id', async () => {
     const files = restartFiles(dir);
     const first = files.childPid();

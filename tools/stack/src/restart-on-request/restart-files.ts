@@ -34,3 +34,9 @@ export function restartFiles(dir: string) {
 
 /** Restart ids are opaque ids (a drain id): nothing a file or a shell could misread. */
 export const RESTART_ID = /^[A-Za-z0-9_-]{1,128}$/u;
+
+/**
+ * The signal that tells the supervisor to look at its members' restart requests. Not SIGHUP (which
+ * stops the stack, as a closed terminal would) and not SIGUSR1 (Node's debugger).
+ */
+export const RESTART_SIGNAL = 'SIGUSR2';
