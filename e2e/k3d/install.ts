@@ -81,21 +81,48 @@ export async function installOverlay(
   await waitForRollouts(kubectl);
 }
 
+/** The label of a Deployment whose second replica is a lease standby (never ready while the holder lives). */
+export const LEASE_STANDBY_LABEL = 'sandbox-runtime/lease-standby';
+
+interface Workload {
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: { replicas?: number };
+  status?: { updatedReplicas?: number; readyReplicas?: number; replicas?: number };
+}
+
+/**
+ * A lease Deployment has rolled out when every replica runs the new template (no old pod left) and one
+ * is ready: the holder. `kubectl rollout status` would wait for the standby's readiness forever.
+ */
+export function leaseRolledOut(workload: Workload): boolean {
+  const wanted = workload.spec.replicas ?? 1;
+  const { updatedReplicas = 0, readyReplicas = 0, replicas = 0 } = workload.status ?? {};
+  return updatedReplicas === wanted && replicas === wanted && readyReplicas >= 1;
+}
+
+async function waitForLeaseRollout(kubectl: Kubectl, name: string): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const workload = await kubectl.json<Workload>(['-n', SYSTEM_NAMESPACE, 'get', 'deployment', name]);
+    if (leaseRolledOut(workload)) return;
+    if (Date.now() > deadline) throw new Error(`deployment/${name}: no lease holder ready after 600 s`);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
 /** Every StatefulSet and Deployment of the system namespace rolled out. */
 export async function waitForRollouts(kubectl: Kubectl): Promise<void> {
   for (const kind of ['statefulset', 'deployment']) {
-    const list = await kubectl.json<{ items: { metadata: { name: string } }[] }>([
-      '-n',
-      SYSTEM_NAMESPACE,
-      'get',
-      kind,
-    ]);
-    for (const item of list.items)
+    const list = await kubectl.json<{ items: Workload[] }>(['-n', SYSTEM_NAMESPACE, 'get', kind]);
+    for (const item of list.items) {
+      if (item.metadata.labels?.[LEASE_STANDBY_LABEL] === 'true') {
+        await waitForLeaseRollout(kubectl, item.metadata.name);
+        continue;
+      }
       await kubectl.run(
         ['-n', SYSTEM_NAMESPACE, 'rollout', 'status', `${kind}/${item.metadata.name}`, '--timeout=600s'],
-        {
-          timeoutMs: 620_000,
-        },
+        { timeoutMs: 620_000 },
       );
+    }
   }
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LEASE_STANDBY_LABEL, leaseRolledOut } from './install';
+import { REPO_ROOT } from './node-image';
+
+const workload = (status: { updatedReplicas?: number; readyReplicas?: number; replicas?: number }) => ({
+  metadata: { name: 'adapter', labels: { [LEASE_STANDBY_LABEL]: 'true' } },
+  spec: { replicas: 2 },
+  status,
+});
+
+describe('waiting for a lease Deployment', () => {
+  it('is done when both replicas run the new template and one (the holder) is ready', () => {
+    expect(leaseRolledOut(workload({ updatedReplicas: 2, replicas: 2, readyReplicas: 1 }))).toBe(true);
+  });
+
+  it('waits while an old pod remains, a replica is not updated, or no holder is ready', () => {
+    expect(leaseRolledOut(workload({ updatedReplicas: 2, replicas: 3, readyReplicas: 1 }))).toBe(false);
+    expect(leaseRolledOut(workload({ updatedReplicas: 1, replicas: 2, readyReplicas: 1 }))).toBe(false);
+    expect(leaseRolledOut(workload({ updatedReplicas: 2, replicas: 2, readyReplicas: 0 }))).toBe(false);
+    expect(leaseRolledOut(workload({}))).toBe(false);
+  });
+
+  it('is named on exactly the Deployments whose standby stays unready', async () => {
+    for (const name of ['adapter', 'drain-controller', 'instance-manager']) {
+      const text = await readFile(join(REPO_ROOT, 'deploy', 'base', `${name}.yaml`), 'utf8');
+      expect(text).toContain(`${LEASE_STANDBY_LABEL}: 'true'`);
+      expect(text).toContain('maxUnavailable: 100%');
+    }
+    // The hand-off's standby takes tickets and is ready: `kubectl rollout status` fits it.
+    const handoff = await readFile(join(REPO_ROOT, 'deploy', 'base', 'redemption-handoff.yaml'), 'utf8');
+    expect(handoff).not.toContain(LEASE_STANDBY_LABEL);
+  });
+});
