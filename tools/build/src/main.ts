@@ -15,11 +15,22 @@ for (const folder of ['apps', 'tools']) {
     if (existsSync(entry)) entries.push({ folder, name, entry });
   }
 }
-const libraryAliases = Object.fromEntries(
-  (await readdir(join(root, 'libs')))
-    .filter((lib) => existsSync(join(root, 'libs', lib, 'src', 'index.ts')))
-    .map((lib) => [`@sandbox/${lib}`, join(root, 'libs', lib, 'src', 'index.ts')]),
-);
+/** Every export of every workspace library (`@sandbox/x` and subpaths such as `@sandbox/x/clock`). */
+async function libraryExports(): Promise<[string, string][]> {
+  const aliases: [string, string][] = [];
+  for (const lib of await readdir(join(root, 'libs'))) {
+    const manifestPath = join(root, 'libs', lib, 'package.json');
+    if (!existsSync(manifestPath)) continue;
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as {
+      name: string;
+      exports?: Record<string, string>;
+    };
+    for (const [subpath, target] of Object.entries(manifest.exports ?? {}))
+      aliases.push([join(manifest.name, subpath), join(root, 'libs', lib, target)]);
+  }
+  return aliases;
+}
+const libraryAliases = Object.fromEntries(await libraryExports());
 const common = {
   bundle: true,
   platform: 'node',
