@@ -1,11 +1,13 @@
 // Accuracy of the verifier against ground truth. The responder runs as a gVisor instance of the local
 // driver, is reached through the Node simulator in paid mode, and is measured with the default plan:
 // once unshaped, then with a known delay, then at known rates, on the instance's veth.
-// - Latency: the verifier's latency step in a paid session, unshaped and then with 20 ms added on the
-//   way out of the sandbox, back to back, three rounds (errors of the mean median and of the mean min): by netem when the kernel has sch_netem, else by the delay line
-//   (apps/verifier/bench/delay-line, NFQUEUE), which holds every packet leaving the sandbox 20 ms at the
-//   host end of the veth. The bench says which one it used, and compares against the delay the delay
-//   line really applied (20 ms plus its median lateness), printing the nominal error too.
+// - Latency: the verifier's latency step in a paid session (probes paced 50 ms apart, so shaped and
+//   unshaped probes both start from an idle path), unshaped and then with 20 ms added on the way out
+//   of the sandbox, back to back, three rounds (errors of the mean median and of the mean min): by
+//   netem when the kernel has sch_netem, else by the delay line (apps/verifier/bench/delay-line,
+//   NFQUEUE), which holds every packet leaving the sandbox 20 ms at the host end of the veth. The
+//   bench says which one it used, and compares against the delay the delay line really applied (20 ms
+//   plus its median lateness, verdict syscall included, in µs), printing the nominal error too.
 // - Throughput: netem's or tbf's rate both ways. Both count whole frames while the verifier counts
 //   payload bytes at the receiver after the warm-up, so the honest truth is the link's goodput (rate ×
 //   payload per frame, accuracy/goodput.ts); the error against the raw rate is printed as well.
@@ -131,10 +133,12 @@ async function bench(
 
   const rtt = await delayedLatency(link, netem, dir, steps.latency);
   if (rtt.delayLine) {
-    const { meanLateMs, medianLateMs, maxLateMs, packets } = rtt.delayLine;
-    figure('verifier_delay_line_late_mean_ms', meanLateMs, packets);
-    figure('verifier_delay_line_late_median_ms', medianLateMs, packets);
-    figure('verifier_delay_line_late_max_ms', maxLateMs, packets);
+    const { packets, ...us } = rtt.delayLine;
+    figure('verifier_delay_line_late_mean_us', us.meanLateUs, packets);
+    figure('verifier_delay_line_late_median_us', us.medianLateUs, packets);
+    figure('verifier_delay_line_late_max_us', us.maxLateUs, packets);
+    figure('verifier_delay_line_verdict_median_us', us.medianVerdictUs, packets);
+    figure('verifier_delay_line_read_lag_median_us', us.medianReadLagUs, packets);
   }
   const samples = LATENCY_ROUNDS * PLAN.latencyProbes;
   figure('verifier_rtt_baseline_median_ms', rtt.baseMs, samples);

@@ -1,13 +1,15 @@
 // delay-line holds every packet of one netfilter queue (NFQUEUE) for a fixed time, then accepts it.
 // The kernel keeps each packet; only its verdict waits, so the packet leaves unchanged, in arrival
-// order, `-delay` after the kernel stamped its arrival (plus the verdict's lateness, which it reports). It is the
-// verifier accuracy bench's ground-truth delay where the kernel has no sch_netem; it is not netem.
+// order, `-delay` after the kernel stamped its arrival (plus the verdict's lateness, which it
+// reports). It is the verifier accuracy bench's ground-truth delay where the kernel has no sch_netem;
+// it is not netem.
 //
 //	delay-line -queue 4711 -delay 20ms
 //
-// It prints "ready" once bound, and on SIGTERM/SIGINT a summary: packets, and the mean, median and
-// max lateness (how much later than due the verdicts went out; the bench adds the median to the
-// delay it compares against).
+// It prints "ready" once bound, and on SIGTERM/SIGINT a summary in microseconds: packets; the mean,
+// median and max lateness (how much later than due the verdict syscall returned, by when the kernel
+// has passed the packet on); the median time the verdict syscall took; and the median time from the
+// kernel's arrival stamp to this process reading the packet (what timing from the read would add).
 package main
 
 import (
@@ -16,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
 )
@@ -47,6 +48,8 @@ const spinWindow = 1500 * time.Microsecond
 type held struct {
 	id  uint32
 	due time.Time
+	// From the kernel's arrival stamp to the read (zero when the packet had no usable stamp).
+	readLag time.Duration
 }
 
 func main() {
@@ -66,7 +69,7 @@ func main() {
 	send(fd, msgConfig, q, attr(attrCfgMaxLen, be32(65536)))
 	line := make(chan held, 65536)
 	done := make(chan struct{})
-	stats := make(chan []time.Duration, 1)
+	stats := make(chan timings, 1)
 	go release(fd, q, line, done, stats)
 	go receive(fd, *delay, line)
 	stop := make(chan os.Signal, 1)
@@ -74,16 +77,7 @@ func main() {
 	fmt.Println("ready")
 	<-stop
 	close(done)
-	late := <-stats
-	slices.Sort(late)
-	var sum, median, worst time.Duration
-	for _, value := range late {
-		sum += value
-	}
-	if len(late) > 0 {
-		median, worst, sum = late[len(late)/2], late[len(late)-1], sum/time.Duration(len(late))
-	}
-	fmt.Printf("packets=%d mean_late=%s median_late=%s max_late=%s\n", len(late), sum, median, worst)
+	(<-stats).print()
 }
 
 // receive queues every packet's id with its due time.
@@ -114,7 +108,7 @@ func receive(fd int, delay time.Duration, line chan<- held) {
 					arrived = now
 				}
 				if ok {
-					line <- held{id: id, due: arrived.Add(delay)}
+					line <- held{id: id, due: arrived.Add(delay), readLag: now.Sub(arrived)}
 				}
 			}
 			off += (size + 3) &^ 3
@@ -124,14 +118,14 @@ func receive(fd int, delay time.Duration, line chan<- held) {
 
 // release accepts each packet at its due time, in order (a fixed delay keeps arrival order), until
 // done; packets still held then are dropped by the kernel when the socket closes.
-func release(fd int, queue uint16, line <-chan held, done <-chan struct{}, stats chan<- []time.Duration) {
-	var late []time.Duration
+func release(fd int, queue uint16, line <-chan held, done <-chan struct{}, stats chan<- timings) {
+	var measured timings
 	for {
 		var packet held
 		select {
 		case packet = <-line:
 		case <-done:
-			stats <- late
+			stats <- measured
 			return
 		}
 		// The runtime's timers can wake a millisecond late, so sleep short and spin the rest.
@@ -140,9 +134,15 @@ func release(fd int, queue uint16, line <-chan held, done <-chan struct{}, stats
 		}
 		for time.Now().Before(packet.due) {
 		}
-		late = append(late, time.Since(packet.due))
 		verdict := append(be32(nfAccept), be32(packet.id)...)
+		sent := time.Now()
+		// The kernel re-injects the packet within this syscall (on to local delivery), so the
+		// lateness counts until it returns.
 		sendNoAck(fd, msgVerdict, queue, attr(attrVerdictHdr, verdict))
+		returned := time.Now()
+		measured.late = append(measured.late, returned.Sub(packet.due))
+		measured.verdict = append(measured.verdict, returned.Sub(sent))
+		measured.readLag = append(measured.readLag, packet.readLag)
 	}
 }
 

@@ -66,7 +66,7 @@ export async function delayedLatency(link: InstanceLink, netem: boolean, dir: st
     addedMedianMs: added((result) => result.medianMs),
     addedMinMs: added((result) => result.minMs),
     // The RTT figures are medians, so the delay they are held against adds the median lateness.
-    appliedMs: DELAY_MS + (stats?.medianLateMs ?? 0),
+    appliedMs: DELAY_MS + (stats?.medianLateUs ?? 0) / 1000,
     delayLine: stats,
   };
 }

@@ -92,20 +92,29 @@ export async function clearShaping(link: InstanceLink): Promise<void> {
   await tc(['qdisc', 'del', 'dev', link.host, 'root']);
 }
 
-/** What the delay line reports when it stops: how late its verdicts went out. */
+/** What the delay line reports when it stops, in microseconds: how late its verdicts went out. */
 export interface DelayLineStats {
   packets: number;
-  meanLateMs: number;
-  medianLateMs: number;
-  maxLateMs: number;
+  meanLateUs: number;
+  medianLateUs: number;
+  maxLateUs: number;
+  /** How long the verdict syscall took (the kernel passes the packet on within it). */
+  medianVerdictUs: number;
+  /** From the kernel's arrival stamp to the delay line reading the packet. */
+  medianReadLagUs: number;
 }
 
-const durationMs = (text: string) => {
-  const match = /^([\d.]+)(ns|µs|us|ms|s)$/u.exec(text);
-  if (!match) return Number.NaN;
-  const scale = { ns: 1e-6, µs: 1e-3, us: 1e-3, ms: 1, s: 1e3 }[match[2] as 'ns' | 'µs' | 'us' | 'ms' | 's'];
-  return Number(match[1]) * scale;
-};
+const SUMMARY =
+  /packets=(\d+) mean_late_us=(\S+) median_late_us=(\S+) max_late_us=(\S+) median_verdict_us=(\S+) median_read_lag_us=(\S+)/u;
+
+export function parseDelayLineSummary(out: string): DelayLineStats {
+  const summary = SUMMARY.exec(out);
+  if (!summary) throw new Error(`the delay line gave no summary: ${out.trim()}`);
+  const [packets, meanLateUs, medianLateUs, maxLateUs, medianVerdictUs, medianReadLagUs] = summary
+    .slice(1)
+    .map(Number) as [number, number, number, number, number, number];
+  return { packets, meanLateUs, medianLateUs, maxLateUs, medianVerdictUs, medianReadLagUs };
+}
 
 /**
  * The delay line (`apps/verifier/bench/delay-line`, built with go into `dir`): while engaged, every
@@ -150,14 +159,7 @@ export async function startDelayLine(link: InstanceLink, delayMs: number, dir: s
       await release();
       child.kill('SIGTERM');
       await exited;
-      const summary = /packets=(\d+) mean_late=(\S+) median_late=(\S+) max_late=(\S+)/u.exec(out);
-      if (!summary) throw new Error(`the delay line gave no summary: ${out.trim()}`);
-      return {
-        packets: Number(summary[1]),
-        meanLateMs: durationMs(summary[2] ?? ''),
-        medianLateMs: durationMs(summary[3] ?? ''),
-        maxLateMs: durationMs(summary[4] ?? ''),
-      };
+      return parseDelayLineSummary(out);
     },
   };
 }

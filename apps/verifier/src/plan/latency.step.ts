@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { LatencyResultSchema } from '@sandbox/protocol';
 import { targetPathFault, unexpectedStatus } from '../run/faults';
@@ -28,7 +29,19 @@ export function latencyStats(samples: readonly number[]): LatencyResult {
   };
 }
 
-/** One untimed probe opens the connection; then `latencyProbes` zero-work echoes, one at a time. */
+/**
+ * The idle time before every probe. Every process on the path (this one, Node, the sandbox) sleeps
+ * while a probe waits for its answer and pays a wake-up when it comes: back to back on a fast link
+ * the probes keep them all awake, on a slow one they do not, and the difference would be added to the
+ * link's delay. Paced like ping, every probe starts from the same idle path, as a client that calls
+ * now and then finds it.
+ */
+export const PROBE_GAP_MS = 50;
+
+/**
+ * One untimed probe opens the connection; then `latencyProbes` zero-work echoes, one at a time,
+ * each `PROBE_GAP_MS` after the previous answer.
+ */
 export async function measureLatency(context: StepContext): Promise<LatencyResult> {
   const samples: number[] = [];
   for (let probe = -1; probe < context.plan.latencyProbes; probe += 1) {
@@ -50,6 +63,8 @@ export async function measureLatency(context: StepContext): Promise<LatencyResul
       throw fault;
     }
     if (probe >= 0) samples.push(elapsed);
+    // Past the run's deadline the next probe's request fails at once: no need to cut this short.
+    await sleep(PROBE_GAP_MS);
   }
   return latencyStats(samples);
 }
