@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 /** One HTTP exchange with Node. */
 export interface HttpExchange {
@@ -68,6 +69,29 @@ function readAnswer(response: IncomingMessage): Promise<HttpAnswer> {
   });
 }
 
+/** The request options of a URL (protocol, host, port, path). */
+type Target = ReturnType<typeof urlToHttpOptions>;
+
+/**
+ * Request options per URL, parsed once: every runner heartbeats to the same few URLs, and node:http
+ * would otherwise build a URL and its options object again for each request.
+ */
+class TargetCache {
+  private static readonly MAX_ENTRIES = 256;
+  private readonly targets = new Map<string, Target>();
+
+  of(url: string): Target {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      target = urlToHttpOptions(new URL(url));
+      // URLs that change per request (O2R segment numbers) would grow the cache without bound.
+      if (this.targets.size >= TargetCache.MAX_ENTRIES) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+}
+
 /**
  * An {@link HttpTransport} on `node:http`/`node:https` with keep-alive agents. It allocates far less
  * per request than `fetch` (no WHATWG streams, native parser), which matters for 256 runners
@@ -81,20 +105,36 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Closabl
     scheduling: 'lifo' as const,
   };
   const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+  const targets = new TargetCache();
   const transport = (exchange: HttpExchange): Promise<HttpAnswer> =>
     new Promise((resolve, reject) => {
+      const { signal } = exchange;
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
       const secure = exchange.url.startsWith('https:');
       const send = secure ? httpsRequest : httpRequest;
       const headers = { ...exchange.headers };
       if (exchange.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(exchange.body));
-      const req = send(exchange.url, {
+      const req = send({
+        ...targets.of(exchange.url),
         method: exchange.method,
         headers,
         agent: secure ? agents.https : agents.http,
-        ...(exchange.signal === undefined ? {} : { signal: exchange.signal }),
       });
-      req.once('error', reject);
-      req.once('response', (response) => readAnswer(response).then(resolve, reject));
+      // One abort listener instead of node:http's `signal` option, which also attaches an
+      // end-of-stream watcher (half a dozen listeners and closures) to every request.
+      const onAbort = (): void => void req.destroy(signal?.reason as Error);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle =
+        <T>(done: (value: T) => void) =>
+        (value: T): void => {
+          signal?.removeEventListener('abort', onAbort);
+          done(value);
+        };
+      req.once('error', settle(reject));
+      req.once('response', (response) => readAnswer(response).then(settle(resolve), settle(reject)));
       req.end(exchange.body);
     });
   return Object.assign(transport, {

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { getEventListeners } from 'node:events';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHttpTransport } from './http-transport';
+
+describe('createHttpTransport', () => {
+  const transport = createHttpTransport();
+  const held: ServerResponse[] = [];
+  let server: Server;
+  let base = '';
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/hang') {
+        held.push(res);
+        return;
+      }
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('latin1')));
+      req.on('end', () => {
+        res.setHeader('X-Seen', `${req.method} ${req.url} token=${req.headers['x-token'] ?? ''}`);
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    held.forEach((res) => res.destroy());
+    transport.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('sends method, path, query, headers and body, and reads the answer', async () => {
+    const signal = new AbortController().signal;
+    const answer = await transport({
+      method: 'POST',
+      url: `${base}/runners/heartbeat?x=1`,
+      headers: { 'X-Token': 'tok' },
+      body: '{"a":1}',
+      signal,
+    });
+    expect(answer).toMatchObject({ status: 200, text: '{"a":1}' });
+    expect(answer.header('x-seen')).toBe('POST /runners/heartbeat?x=1 token=tok');
+    // The same URL again, now from the parsed-target cache.
+    const again = await transport({ method: 'GET', url: `${base}/runners/heartbeat?x=1` });
+    expect(again.header('X-Seen')).toBe('GET /runners/heartbeat?x=1 token=');
+  });
+
+  it('rejects with the signal’s reason when aborted before or during the exchange', async () => {
+    const early = new AbortController();
+    early.abort(new Error('stopped early'));
+    await expect(transport({ method: 'GET', url: `${base}/hang`, signal: early.signal })).rejects.toThrow(
+      'stopped early',
+    );
+
+    const late = new AbortController();
+    const pending = transport({ method: 'GET', url: `${base}/hang`, signal: late.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    late.abort(new Error('stopped late'));
+    await expect(pending).rejects.toThrow('stopped late');
+  });
+
+  it('leaves no listener on the signal once the answer arrived', async () => {
+    const controller = new AbortController();
+    const answer = await transport({ method: 'GET', url: `${base}/done`, signal: controller.signal });
+    expect(answer.status).toBe(200);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
