@@ -14,6 +14,7 @@ describe('verifier config', () => {
     expect(config).toMatchObject({
       PORT: 7105,
       LATENCY_PROBES: 20,
+      LATENCY_GAP_MS: 50,
       TRANSFER_SECONDS: 10,
       HASH_SHARES: 400,
       SCHEDULE_APPS: ['eval-responder'],

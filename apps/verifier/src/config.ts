@@ -1,6 +1,7 @@
 import { baseEnvSchema, durationMsField, secretFilePathField } from '@sandbox/service-kit';
 import { MAX_EVALUATIONS_PER_SESSION } from '@sandbox/protocol';
 import { z } from 'zod';
+import { PROBE_GAP_MS } from './plan/latency.step';
 
 const count = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -47,6 +48,8 @@ export const VerifierConfigSchema = baseEnvSchema({ port: 7105 }).extend({
   REPORT_RETENTION_MS: durationMsField(30 * 24 * 3_600_000, 60_000),
 
   LATENCY_PROBES: count(20, 20, 1_000),
+  /** Each latency probe is sent this long after the previous answer, like ping (README, Accuracy). */
+  LATENCY_GAP_MS: count(PROBE_GAP_MS, 0, 10_000),
   TRANSFER_SECONDS: seconds(10, 0.1),
   WARMUP_SECONDS: seconds(2, 0),
   MAX_TRANSFER_BYTES: count(4 * 1024 ** 3, 1024, 16 * 1024 ** 3),

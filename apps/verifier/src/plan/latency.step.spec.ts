@@ -18,7 +18,7 @@ afterEach(async () => {
   if (server.listening) await new Promise((resolve) => server.close(resolve));
 });
 
-async function context(probes: number): Promise<StepContext> {
+async function context(probes: number, latencyGapMs?: number): Promise<StepContext> {
   const port = await findFreePort();
   server.listen(port, '127.0.0.1');
   await once(server, 'listening');
@@ -28,6 +28,7 @@ async function context(probes: number): Promise<StepContext> {
     seed: new Uint8Array(32),
     plan: {
       latencyProbes: probes,
+      ...(latencyGapMs === undefined ? {} : { latencyGapMs }),
       transferSeconds: 1,
       warmupSeconds: 0,
       maxTransferBytes: 1,
@@ -50,5 +51,12 @@ describe('the latency step', () => {
     // Node's timers may fire up to a millisecond before their due time.
     for (let index = 1; index < seen.length; index += 1)
       expect((seen[index] ?? 0) - (seen[index - 1] ?? 0)).toBeGreaterThanOrEqual(PROBE_GAP_MS - 1);
+  });
+
+  it("waits the plan's gap when the plan sets one", async () => {
+    const result = await measureLatency(await context(2, 120));
+    expect(result.samples).toBe(2);
+    for (let index = 1; index < seen.length; index += 1)
+      expect((seen[index] ?? 0) - (seen[index - 1] ?? 0)).toBeGreaterThanOrEqual(119);
   });
 });

@@ -40,7 +40,7 @@ export const PROBE_GAP_MS = 50;
 
 /**
  * One untimed probe opens the connection; then `latencyProbes` zero-work echoes, one at a time,
- * each `PROBE_GAP_MS` after the previous answer.
+ * each the plan's `latencyGapMs` (default `PROBE_GAP_MS`) after the previous answer.
  */
 export async function measureLatency(context: StepContext): Promise<LatencyResult> {
   const samples: number[] = [];
@@ -64,7 +64,7 @@ export async function measureLatency(context: StepContext): Promise<LatencyResul
     }
     if (probe >= 0) samples.push(elapsed);
     // Past the run's deadline the next probe's request fails at once: no need to cut this short.
-    await sleep(PROBE_GAP_MS);
+    await sleep(context.plan.latencyGapMs ?? PROBE_GAP_MS);
   }
   return latencyStats(samples);
 }

@@ -5,6 +5,7 @@ import type { Plan } from './plan';
 export function planOf(config: VerifierConfig): Plan {
   return {
     latencyProbes: config.LATENCY_PROBES,
+    latencyGapMs: config.LATENCY_GAP_MS,
     transferSeconds: config.TRANSFER_SECONDS,
     warmupSeconds: config.WARMUP_SECONDS,
     maxTransferBytes: config.MAX_TRANSFER_BYTES,

@@ -47,6 +47,8 @@ export const ReportRouteSchema = z.strictObject({
 /** The plan's parameters, so a reader can judge and reproduce the method. */
 export const ReportPlanSchema = z.strictObject({
   latencyProbes: z.number().int().min(1),
+  /** Pause after each latency answer before the next probe (absent in reports made before it was recorded). */
+  latencyGapMs: z.number().int().min(0).max(10_000).optional(),
   transferSeconds: z.number().positive(),
   warmupSeconds: z.number().nonnegative(),
   maxTransferBytes: z.number().int().positive(),
