@@ -26,3 +26,4 @@ export {
   requireHolding,
   type LeaseAct,
 } from './lease-guard';
+export { coalescedCheckpoint, type CoalescedCheckpointOptions } from './coalesced-checkpoint';
