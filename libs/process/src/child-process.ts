@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import type { ChildExit } from './exit';
+import { guardProcessGroup, type GroupGuard } from './group-guard';
 import { createOutputLog, readLines, type OutputStream } from './output-log';
 
 export { describeExit, type ChildExit } from './exit';
@@ -44,8 +45,9 @@ const DEFAULT_GRACE_MS = 15_000;
 
 /**
  * Starts `command args` in its own process group (so a stop reaches every process it started, and a
- * terminal's Ctrl-C reaches only the parent), with exactly `options.env`. The group is killed when
- * this process exits, whatever the way. Failure to start is reported through `exited`, never thrown.
+ * terminal's Ctrl-C reaches only the parent), with exactly `options.env`. While the child runs, the
+ * group is killed when this process exits, whatever the way (a watchdog covers SIGKILL and the OOM
+ * killer). Failure to start is reported through `exited`, never thrown.
  */
 export function startChildProcess(
   command: string,
@@ -72,8 +74,11 @@ export function startChildProcess(
     readLines(subprocess.stderr, 'stderr', onLine),
   ];
   let running = subprocess.pid !== undefined;
+  const guard: GroupGuard | undefined =
+    subprocess.pid === undefined ? undefined : guardProcessGroup(subprocess.pid);
   const exited: Promise<ChildExit> = subprocess.then(async (result) => {
     running = false;
+    guard?.release();
     await Promise.all(reading);
     const exit: ChildExit = {
       code: result.exitCode ?? null,
