@@ -20,6 +20,12 @@ export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
     DEFAULT_WINDOW: DrainWindowSchema.default(6 * 3_600_000),
     /** Quiet period of a drain that names none. */
     DEFAULT_QUIET_PERIOD: drainDurationSchema(0, MAX_QUIET_PERIOD_MS).default(30_000),
+    /**
+     * A withdraw-all or cancel-sessions still not completed by the adapter this long after its phase
+     * began fails the drain (which then resumes). Above the adapter's own COMMAND_TIMEOUT_MS, so its
+     * retries get their turn.
+     */
+    ADAPTER_COMMAND_TIMEOUT_MS: durationMsField(600_000, 100),
     /** How often a waiting step looks again (sessions, adapter commands, the new Node). */
     POLL_MS: durationMsField(1_000, 10),
     /** The new Node must answer within this long after the replacement, or the drain fails (and resumes). */

@@ -191,6 +191,35 @@ describe('a drain', () => {
     expect(list.drains[0]?.id).toBe(body.id);
   }, 120_000);
 
+  it('fails after ADAPTER_COMMAND_TIMEOUT_MS, without replacing Node, when no adapter takes its commands', async () => {
+    const pidBefore = world.sim.pid();
+    // Its own queues: no adapter consumes them, as when the adapter is down.
+    const alone = await world.startController({
+      QUEUE_PREFIX: `${world.prefix}-alone`,
+      KEY_PREFIX: `${world.prefix}-alone-drain`,
+      ADAPTER_COMMAND_TIMEOUT_MS: '1500',
+    });
+    try {
+      const response = await fetch(`${alone.url}/v1/drains`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...access.headers('admin') },
+        body: JSON.stringify({ window: 'PT1H', reason: 'upgrade', target: { restart: true } }),
+      });
+      expect(response.status).toBe(201);
+      const { id } = (await response.json()) as DrainRecord;
+      const record = await world.waitPhase(alone.url, id, ['resuming'], 20_000);
+      expect(record.outcome).toBe('failed');
+      expect(record.lastError?.message).toBe(
+        'the adapter did not complete withdraw-all within 1500 ms (is it running and reaching Node?)',
+      );
+      expect(record.history.map((change) => change.phase)).toEqual(['withdrawing', 'resuming']);
+      expect(record.replacement).toBeNull();
+      expect(world.sim.pid()).toBe(pidBefore);
+    } finally {
+      await alone.stop();
+    }
+  }, 60_000);
+
   it('keeps a 12 h deadline across restarts and fires it within 5 s of the stored time', async () => {
     const { sse } = await streamingSession('drain-i-1');
     const { body } = await post('/v1/drains', {

@@ -113,6 +113,7 @@ export function composeDrainController(
       now,
       pollMs: config.POLL_MS,
       nodeReadyTimeoutMs: config.NODE_READY_TIMEOUT_MS,
+      adapterCommandTimeoutMs: config.ADAPTER_COMMAND_TIMEOUT_MS,
     },
     {
       connection: redis.worker,

@@ -18,6 +18,8 @@ export interface StepDeps {
   now: () => number;
   pollMs: number;
   nodeReadyTimeoutMs: number;
+  /** A withdraw-all or cancel-sessions the adapter has not completed after this long fails the drain. */
+  adapterCommandTimeoutMs: number;
 }
 
 /** Looks again later: the job goes back to delayed without spending an attempt. */
@@ -34,6 +36,9 @@ async function inPhase(deps: StepDeps, drainId: string, phase: DrainRecord['phas
 
 const deadlinePassed = (deps: StepDeps, record: DrainRecord) => deps.now() >= Date.parse(record.deadline);
 
+/** When the drain entered its current phase. */
+const phaseSince = (record: DrainRecord) => Date.parse(record.history.at(-1)?.at ?? record.createdAt);
+
 async function followCommand(
   deps: StepDeps,
   job: Job,
@@ -47,6 +52,25 @@ async function followCommand(
   else await pollLater(job, deps.pollMs);
 }
 
+/**
+ * Fails the drain when the adapter has left a command pending too long (it is down or cannot reach
+ * Node): the operator learns it in minutes, not at the end of the window, and Node is never replaced
+ * behind runners whose withdrawal nobody confirmed. The resume that follows outranks the pending
+ * command at the adapter, so a late run of it undoes nothing.
+ */
+async function commandTimedOut(
+  deps: StepDeps,
+  record: DrainRecord,
+  name: 'withdraw-all' | 'cancel-sessions',
+  state: CommandState,
+): Promise<boolean> {
+  if (state.state !== 'pending' || deps.now() - phaseSince(record) < deps.adapterCommandTimeoutMs)
+    return false;
+  const reason = `the adapter did not complete ${name} within ${deps.adapterCommandTimeoutMs} ms (is it running and reaching Node?)`;
+  await deps.drains.apply(record.id, { type: 'failed', reason });
+  return true;
+}
+
 async function withdraw(deps: StepDeps, drainId: string, job: Job): Promise<void> {
   const record = await inPhase(deps, drainId, 'withdrawing');
   if (record === undefined) return;
@@ -55,6 +79,7 @@ async function withdraw(deps: StepDeps, drainId: string, job: Job): Promise<void
     return;
   }
   const state = await deps.commands.check('withdraw-all', drainId);
+  if (await commandTimedOut(deps, record, 'withdraw-all', state)) return;
   await followCommand(deps, job, drainId, state, ({ result }) => ({ type: 'withdrawn', result }));
 }
 
@@ -81,8 +106,10 @@ async function waitSessions(deps: StepDeps, drainId: string, job: Job): Promise<
 }
 
 async function cancel(deps: StepDeps, drainId: string, job: Job): Promise<void> {
-  if ((await inPhase(deps, drainId, 'cancelling')) === undefined) return;
+  const record = await inPhase(deps, drainId, 'cancelling');
+  if (record === undefined) return;
   const state = await deps.commands.check('cancel-sessions', drainId);
+  if (await commandTimedOut(deps, record, 'cancel-sessions', state)) return;
   await followCommand(deps, job, drainId, state, ({ result }) => ({ type: 'cancelled', result }));
 }
 
