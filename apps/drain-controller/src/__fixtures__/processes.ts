@@ -1,10 +1,10 @@
 // Child processes of the drain specs: the real adapter (its main.ts) and the Node simulator under the
 // stack's member supervisor, restartable on request, so the command driver really replaces it with a
 // new process as it does under `npm start`.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const ADAPTER_MAIN = `${ROOT}apps/adapter/src/main.ts`;
@@ -12,35 +12,26 @@ export const DRAIN_MAIN = `${ROOT}apps/drain-controller/src/main.ts`;
 const SIM_MAIN = `${ROOT}tools/node-sim/src/main.ts`;
 const RUN_RESTARTABLE = `${ROOT}tools/stack/src/restart-on-request/run-restartable.ts`;
 const REQUEST_RESTART = `${ROOT}tools/stack/src/restart-on-request/request-restart.ts`;
+const STOP_GRACE_MS = 10_000;
 
-/** A child process whose output is kept, in its own process group (killed whole). */
+/** A Node child process whose output is kept, in its own process group (killed whole). */
 export interface Child {
-  readonly child: ChildProcess;
+  readonly handle: ChildProcessHandle;
   output(): string;
   readonly exited: Promise<void>;
-  /** Signals the whole group and waits for the exit. */
-  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGKILL to the whole group, or SIGTERM to the child and SIGKILL to the group after a grace period. */
+  kill(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
 
 export function spawnChild(args: string[], env: Record<string, string>): Child {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const handle = startChildProcess(process.execPath, args, { env });
+  const exited = handle.exited.then(() => undefined);
   return {
-    child,
-    output: () => out,
+    handle,
+    output: handle.output,
     exited,
     async kill(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, signal);
-        } catch {
-          // Gone already.
-        }
-      }
-      await exited;
+      await (signal === 'SIGKILL' ? handle.kill() : handle.stop(STOP_GRACE_MS));
     },
   };
 }
