@@ -6,24 +6,21 @@ import type { DrainRecord } from '@sandbox/protocol';
 import { createTestAccess, findFreePort, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from './__fixtures__/drain-world';
 import { DRAIN_MAIN, spawnChild, type Child } from './__fixtures__/processes';
+import { followDrainWhileKilling, seededRandom } from './__fixtures__/killing-loop';
 import { openSse, type SseClient } from './__fixtures__/sse-backend';
 
 const DRAINS = Number(process.env.DRAIN_CRASH_DRAINS ?? 20);
 const BASE_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
 const INSTANCES = ['crash-i-1', 'crash-i-2'];
-const TERMINAL = ['done', 'aborted', 'failed'];
 const access = createTestAccess();
 
 let world: DrainWorld;
 let port: number;
 let controller: Child | undefined;
 let kills = 0;
-// A seeded generator, so a failing run can be replayed with DRAIN_CRASH_SEED.
-let seed = Number(process.env.DRAIN_CRASH_SEED ?? Date.now() % 100_000);
-const random = (): number => {
-  seed = (seed * 16_807) % 2_147_483_647;
-  return seed / 2_147_483_647;
-};
+// Seeded, so a failing run can be replayed with DRAIN_CRASH_SEED.
+const SEED = Number(process.env.DRAIN_CRASH_SEED ?? Date.now() % 100_000);
+const random = seededRandom(SEED);
 
 const controllerUrl = () => `http://127.0.0.1:${port}`;
 const startController = () => {
@@ -95,17 +92,14 @@ async function crashingDrain(withSession: boolean): Promise<{ record: DrainRecor
   });
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as DrainRecord;
-  const deadline = Date.now() + 90_000;
-  for (let crashes = 0; Date.now() < deadline;) {
-    await new Promise((resolve) => setTimeout(resolve, random() * 1_500));
-    const record = await readDrain(id);
-    if (record !== undefined && TERMINAL.includes(record.phase)) return { record, ...(sse ? { sse } : {}) };
-    if (crashes < 3 && random() < 0.6) {
-      crashes += 1;
-      await killController();
-    }
-  }
-  throw new Error(`drain ${id} did not end: ${JSON.stringify(await readDrain(id))}`);
+  const record = await followDrainWhileKilling({
+    id,
+    read: readDrain,
+    random,
+    shouldKill: (crashes) => crashes < 3 && random() < 0.6,
+    kill: killController,
+  });
+  return { record, ...(sse ? { sse } : {}) };
 }
 
 beforeAll(async () => {
@@ -125,11 +119,10 @@ describe('kill -9 of the drain-controller', () => {
   it(
     `never loses a drain, replaces Node once per drain and cuts no session early (${DRAINS} drains)`,
     async () => {
-      const startSeed = seed;
       for (let drain = 0; drain < DRAINS; drain += 1) {
         const startsBefore = simStarts();
         const { record, sse } = await crashingDrain(drain % 2 === 0);
-        const context = `drain ${drain} (seed ${startSeed}): ${JSON.stringify(record.history)}`;
+        const context = `drain ${drain} (seed ${SEED}): ${JSON.stringify(record.history)}`;
         expect([record.phase, context]).toEqual(['done', context]);
         await waitFor(() => simStarts() > startsBefore, {
           description: 'the new Node listening',

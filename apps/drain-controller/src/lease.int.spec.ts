@@ -19,12 +19,12 @@ import {
 import type { Redis } from 'ioredis';
 import { readLeaseActs } from '@sandbox/lease';
 import { startDrainWorld, type DrainWorld } from './__fixtures__/drain-world';
+import { followDrainWhileKilling, seededRandom } from './__fixtures__/killing-loop';
 import { DRAIN_MAIN } from './__fixtures__/processes';
 
 const DRAINS = Number(process.env['LEASE_DRAINS'] ?? '5');
 const BASE_ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/tmp' };
 const INSTANCES = ['lease-i-1', 'lease-i-2'];
-const TERMINAL = ['done', 'aborted', 'failed'];
 const access = createTestAccess();
 let world: DrainWorld;
 let connection: Redis;
@@ -33,11 +33,7 @@ const replicas = new Map<string, Replica>();
 let totalKills = 0;
 // Seeded, so a failing run can be replayed with LEASE_SEED.
 const SEED = Number(process.env['LEASE_SEED'] ?? Date.now() % 100_000);
-let seed = SEED;
-const random = (): number => {
-  seed = (seed * 16_807) % 2_147_483_647;
-  return seed / 2_147_483_647;
-};
+const random = seededRandom(SEED);
 
 const simStarts = () => world.sim.process.output().split('"node-sim listening"').length - 1;
 const start = async (holderId: string, port?: number): Promise<Replica> => {
@@ -88,19 +84,17 @@ async function drainWhileKilling(): Promise<DrainRecord> {
   });
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as DrainRecord;
-  const deadline = Date.now() + 90_000;
-  for (let kills = 0; Date.now() < deadline;) {
-    await new Promise((resolve) => setTimeout(resolve, random() * 1_500));
-    const record = await readDrain(id);
-    if (record !== undefined && TERMINAL.includes(record.phase)) return record;
+  return followDrainWhileKilling({
+    id,
+    read: readDrain,
+    random,
     // At least one kill per drain, at a random moment of it; now and then a second.
-    if (kills === 0 || (kills < 2 && random() < 0.4)) {
-      kills += 1;
+    shouldKill: (kills) => kills === 0 || (kills < 2 && random() < 0.4),
+    kill: async () => {
       totalKills += 1;
       await killHolder();
-    }
-  }
-  throw new Error(`drain ${id} did not end: ${JSON.stringify(await readDrain(id))}`);
+    },
+  });
 }
 
 beforeAll(async () => {

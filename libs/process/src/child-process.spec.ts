@@ -1,18 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { startChildProcess } from './child-process';
 import { waitUntilReady } from './readiness';
+import { isAlive, waitUntil } from './__fixtures__/process-probes';
 
 const node = (script: string, env: Record<string, string> = {}) =>
   startChildProcess(process.execPath, ['-e', script], { env });
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('startChildProcess', () => {
   it('keeps and reports each line by stream, and resolves the exit code', async () => {
@@ -123,12 +115,4 @@ async function waitForLine(read: () => string, match: string | RegExp): Promise<
     return found !== undefined;
   });
   return found as string;
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -3,17 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { startChildProcess } from './child-process';
 import { guardProcessGroup } from './group-guard';
+import { isAlive, waitUntil } from './__fixtures__/process-probes';
 
 const PARENT = fileURLToPath(new URL('./__fixtures__/guarded-parent.ts', import.meta.url));
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** Pids of the guards watching `pgid` (their command line ends with it). */
 const guardsOf = (pgid: number): string[] => {
   try {
@@ -25,14 +18,6 @@ const guardsOf = (pgid: number): string[] => {
     return [];
   }
 };
-
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('the process-group guard', () => {
   it('kills a child and its descendants when their parent is SIGKILLed', async () => {
