@@ -84,6 +84,8 @@ export interface TicketStore {
   deleteTerminalBefore(before: number, limit: number): Promise<number>;
 }
 
+const SCRIPTS = [createScript, transitionScript, deleteTerminalScript, annotateScript, beginDeliveryScript];
+
 /** A flat HGETALL-style reply as an object. */
 function fieldsOf(pairs: readonly string[]): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -91,17 +93,18 @@ function fieldsOf(pairs: readonly string[]): Record<string, string> {
   return fields;
 }
 
+/** The reply of BEGIN_DELIVERY_LUA, read. */
+function toBeginResult([result, ...pairs]: string[]): BeginDeliveryResult {
+  if (result === 'refused') return { result, state: pairs[0] as TicketState };
+  const record = result === 'ok' || result === 'expired' ? parseRecord(fieldsOf(pairs)) : undefined;
+  return record && (result === 'ok' || result === 'expired') ? { result, record } : { result: 'missing' };
+}
+
 /** Creates the store over one connection (its commands, its durability). */
 export function createTicketStore(redis: Redis, prefix: string): TicketStore {
   const keys = ticketKeys(prefix);
   // Defined up front: pipelines only get the commands of their connection at the time they are made.
-  defineLuaScripts(redis, [
-    createScript,
-    transitionScript,
-    deleteTerminalScript,
-    annotateScript,
-    beginDeliveryScript,
-  ]);
+  defineLuaScripts(redis, SCRIPTS);
 
   const createKeys = ({ ticket }: NewTicket): string[] => [
     keys.record(ticket.ticketHash),
@@ -158,12 +161,7 @@ export function createTicketStore(redis: Redis, prefix: string): TicketStore {
     },
     async beginDelivery(hash, from, now) {
       const args = [prefix, hash, from.join(','), now];
-      const [result, ...pairs] = await beginDeliveryScript.run(redis, [keys.record(hash)], args);
-      if (result === 'missing') return { result };
-      if (result === 'refused') return { result, state: pairs[0] as TicketState };
-      const record = parseRecord(fieldsOf(pairs));
-      if (!record || (result !== 'ok' && result !== 'expired')) return { result: 'missing' };
-      return { result, record };
+      return toBeginResult(await beginDeliveryScript.run(redis, [keys.record(hash)], args));
     },
     async transition(hash, target, from, now, fields) {
       const args = transitionArgs(hash, target, from, now, fields);
