@@ -116,7 +116,10 @@ export async function composeHandoff(
     baseUrl: config.REDEEMER_URL,
     credential: secrets.redeemerToken,
     timeoutMs: config.DELIVERY_TIMEOUT_MS,
+    connections: config.DELIVERY_CONCURRENCY,
   });
+  // After the workers: a delivery in flight keeps its connection until it is answered.
+  runtime.shutdown.register('queues', 'redeemer-connections', () => redeemer.close?.());
   const reconcileDeps = { store, queries, queue: producer.queue, logger: runtime.logger, now };
   const lease = createLeaseElector({
     redis: redis.producerRedis,

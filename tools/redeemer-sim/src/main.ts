@@ -11,6 +11,7 @@ import { createApp } from './app';
 import { processEnv, RedeemerSimConfigSchema } from './config';
 import { createRedeemLoop } from './ledger/redeem-loop';
 import { SimChain } from './ledger/sim-chain';
+import { rememberVerdicts } from './ledger/verdict-memo';
 import { SimStore } from './store/sim-store';
 
 const config = loadConfig(RedeemerSimConfigSchema, processEnv());
@@ -32,7 +33,8 @@ const chain = new SimChain(store, {
   genesisMs: config.CHAIN_GENESIS_MS,
   now,
 });
-const verifier = createSignatureVerifier();
+// Each ticket is checked on delivery and again on redemption: the second check reuses the verdict.
+const verifier = rememberVerdicts(createSignatureVerifier(), 20_000);
 const loop = createRedeemLoop({
   store,
   chain,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { findFreePort } from '@sandbox/testing';
 import { makeTickets } from '../__fixtures__/tickets';
-import { createRedeemerClient } from './redeemer-client';
+import { createRedeemerClient, type RedeemerClient } from './redeemer-client';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 let handler: Handler = (_req, res) => res.end();
@@ -24,12 +24,16 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
+const clients: RedeemerClient[] = [];
+const track = (made: RedeemerClient): RedeemerClient => (clients.push(made), made);
 afterAll(async () => {
+  await Promise.all(clients.map((made) => made.close?.()));
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
 
-const client = () => createRedeemerClient({ baseUrl, credential: 'redeemer-credential', timeoutMs: 500 });
+const client = () =>
+  track(createRedeemerClient({ baseUrl, credential: 'redeemer-credential', timeoutMs: 500 }));
 const answer =
   (status: number, body?: unknown, headers: Record<string, string> = {}): Handler =>
   (_req, res) => {
@@ -100,11 +104,13 @@ describe('redeemer client: deliveries', () => {
   it('retries timeouts and refused connections', async () => {
     handler = () => undefined;
     await expect(client().deliver(ticket)).resolves.toEqual({ kind: 'retry', error: 'timeout' });
-    const closed = createRedeemerClient({
-      baseUrl: `http://127.0.0.1:${await findFreePort()}`,
-      credential: 'redeemer-credential',
-      timeoutMs: 2_000,
-    });
+    const closed = track(
+      createRedeemerClient({
+        baseUrl: `http://127.0.0.1:${await findFreePort()}`,
+        credential: 'redeemer-credential',
+        timeoutMs: 2_000,
+      }),
+    );
     await expect(closed.deliver(ticket)).resolves.toEqual({ kind: 'retry', error: 'connection_refused' });
   });
 });

@@ -39,9 +39,9 @@ export interface DeliverTicketDeps {
 const OWED = UNDELIVERED_TICKET_STATES;
 
 /**
- * The `deliver-ticket` processor. Reads the record (the job holds only the hash); does nothing for a
- * ticket already acknowledged or finished (a stale or duplicate job); ends it as `expired_undelivered`
- * once its deadline passed; otherwise marks an attempt, sends it with the hash as idempotency key, and
+ * The `deliver-ticket` processor. Reads the record (the job holds only the hash) and marks the attempt
+ * in one script; does nothing for a ticket already acknowledged or finished (a stale or duplicate job);
+ * ends it as `expired_undelivered` once its deadline passed; otherwise sends it with the hash as idempotency key, and
  * records the answer: acknowledged → `accepted`, refused for good → `rejected` (job fails unrecoverably),
  * anything else → retried with capped jittered backoff, never past the deadline.
  */
@@ -49,21 +49,21 @@ export function createDeliverTicketHandler(deps: DeliverTicketDeps) {
   const { store, logger } = deps;
   const observe = deps.observe ?? (() => undefined);
   return async ({ ticketHash }: DeliverTicket): Promise<DeliveryOutcome> => {
-    const record = await store.get(ticketHash);
-    if (!record) {
+    const started = deps.now();
+    // One round trip reads the record and marks the attempt (or finds it expired, not owed, missing).
+    const attempt = await store.beginDelivery(ticketHash, OWED, started);
+    if (attempt.result === 'missing') {
       logger.error({ ticketHash }, 'delivery job without a ticket record');
       return 'missing';
     }
-    if (!(OWED as readonly string[]).includes(record.state)) return 'skipped';
-    const started = deps.now();
-    if (started >= record.deadlineAt) {
+    if (attempt.result === 'refused') return 'skipped';
+    const { record } = attempt;
+    if (attempt.result === 'expired') {
       await store.transition(ticketHash, 'expired_undelivered', OWED, started);
       logger.warn({ ticketHash, attempts: record.attempts }, 'ticket expired before the redeemer took it');
       observe({ outcome: 'expired_undelivered' });
       return 'expired_undelivered';
     }
-    const attempt = await store.transition(ticketHash, 'delivering', OWED, started);
-    if (attempt.result !== 'ok') return 'skipped';
     const result = await deps.redeemer.deliver(record.ticket);
     const now = deps.now();
     if (result.kind === 'accepted') {

@@ -32,32 +32,65 @@ return 'created'
  * a terminal state releases the payer's liability and stamps `term`.
  * Returns {'ok'|'refused'|'missing', previous state}.
  */
-export const TRANSITION_TICKET_LUA = `${STATE_SETS}
+const TRANSITION_FUNCTION = `${STATE_SETS}
+local function transition(record, prefix, hash, target, allowed, now, fieldsFrom)
+  local state = redis.call('HGET', record, 'st')
+  if not state then return { 'missing', '' } end
+  if not string.find(',' .. allowed .. ',', ',' .. state .. ',', 1, true) then return { 'refused', state } end
+  if state ~= target then
+    redis.call('ZREM', prefix .. ':state:' .. state, hash)
+    redis.call('ZADD', prefix .. ':state:' .. target, redis.call('HGET', record, 'rcv'), hash)
+    redis.call('HSET', record, 'st', target)
+  end
+  for i = fieldsFrom, #ARGV, 2 do redis.call('HSET', record, ARGV[i], ARGV[i + 1]) end
+  if target == 'delivering' then
+    redis.call('HINCRBY', record, 'att', 1)
+    redis.call('HSET', record, 'lat', now)
+  end
+  if not undelivered[target] then redis.call('ZREM', prefix .. ':due', hash) end
+  if terminal[target] and not terminal[state] then
+    local sender = redis.call('HGET', record, 'snd')
+    local payer = prefix .. ':payer:' .. sender
+    redis.call('SREM', payer, hash)
+    if redis.call('SCARD', payer) == 0 then redis.call('SREM', prefix .. ':payers', sender) end
+    redis.call('HSET', record, 'term', now)
+    redis.call('ZADD', prefix .. ':terminal', now, hash)
+  end
+  return { 'ok', state }
+end
+`;
+
+/**
+ * Moves a record to ARGV[3] if its state is one of the comma-separated ARGV[4]; sets the field/value
+ * pairs from ARGV[6] on. KEYS: record. ARGV: prefix, hash, target, allowed states, now, fields...
+ * Entering `delivering` counts an attempt. Leaving the undelivered states drops the deadline entry;
+ * a terminal state releases the payer's liability and stamps `term`.
+ * Returns {'ok'|'refused'|'missing', previous state}.
+ */
+export const TRANSITION_TICKET_LUA = `${TRANSITION_FUNCTION}
+return transition(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], 6)
+`;
+
+/**
+ * A delivery attempt's start in one round trip: reads the record and, if its state is one of the
+ * comma-separated ARGV[3] and its deadline (`dl`) is still ahead of ARGV[4], moves it to `delivering`
+ * (counting the attempt) as TRANSITION_TICKET_LUA does. KEYS: record. ARGV: prefix, hash, allowed, now.
+ * Returns {'missing'}, {'refused', state}, or {'ok'|'expired', field, value, ...} with the record's
+ * fields as they were before the attempt (an expired record is left unchanged).
+ */
+export const BEGIN_DELIVERY_LUA = `${TRANSITION_FUNCTION}
 local record = KEYS[1]
-local prefix, hash, target, allowed, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local fields = redis.call('HGETALL', record)
+if #fields == 0 then return { 'missing' } end
 local state = redis.call('HGET', record, 'st')
-if not state then return { 'missing', '' } end
-if not string.find(',' .. allowed .. ',', ',' .. state .. ',', 1, true) then return { 'refused', state } end
-if state ~= target then
-  redis.call('ZREM', prefix .. ':state:' .. state, hash)
-  redis.call('ZADD', prefix .. ':state:' .. target, redis.call('HGET', record, 'rcv'), hash)
-  redis.call('HSET', record, 'st', target)
+if not state then return { 'missing' } end
+if not string.find(',' .. ARGV[3] .. ',', ',' .. state .. ',', 1, true) then return { 'refused', state } end
+local result = 'expired'
+if tonumber(ARGV[4]) < tonumber(redis.call('HGET', record, 'dl')) then
+  result = transition(record, ARGV[1], ARGV[2], 'delivering', ARGV[3], ARGV[4], #ARGV + 1)[1]
 end
-for i = 6, #ARGV, 2 do redis.call('HSET', record, ARGV[i], ARGV[i + 1]) end
-if target == 'delivering' then
-  redis.call('HINCRBY', record, 'att', 1)
-  redis.call('HSET', record, 'lat', now)
-end
-if not undelivered[target] then redis.call('ZREM', prefix .. ':due', hash) end
-if terminal[target] and not terminal[state] then
-  local sender = redis.call('HGET', record, 'snd')
-  local payer = prefix .. ':payer:' .. sender
-  redis.call('SREM', payer, hash)
-  if redis.call('SCARD', payer) == 0 then redis.call('SREM', prefix .. ':payers', sender) end
-  redis.call('HSET', record, 'term', now)
-  redis.call('ZADD', prefix .. ':terminal', now, hash)
-end
-return { 'ok', state }
+table.insert(fields, 1, result)
+return fields
 `;
 
 /**

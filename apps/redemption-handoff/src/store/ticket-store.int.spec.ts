@@ -38,6 +38,34 @@ describe('ticket store', () => {
     });
   });
 
+  it('begins a delivery in one script: the record before the attempt, then delivering', async () => {
+    const { ticket } = entry();
+    await ctx.store.createMany([entry(ticket)]);
+    const hash = ticket.ticketHash;
+    const owed = ['received', 'delivering'] as const;
+    const begun = await ctx.store.beginDelivery(hash, owed, 2_000);
+    expect(begun).toMatchObject({ result: 'ok', record: { ticket, state: 'received', attempts: 0 } });
+    expect(await ctx.store.get(hash)).toMatchObject({
+      state: 'delivering',
+      attempts: 1,
+      lastAttemptAt: 2_000,
+    });
+    expect(await ctx.producerRedis.zscore(ctx.store.keys.state('delivering'), hash)).toBe('1000');
+    expect(await ctx.producerRedis.zscore(ctx.store.keys.state('received'), hash)).toBeNull();
+    // At the deadline: reported expired, record untouched.
+    expect(await ctx.store.beginDelivery(hash, owed, 9_000)).toMatchObject({
+      result: 'expired',
+      record: { state: 'delivering', attempts: 1 },
+    });
+    expect(await ctx.store.get(hash)).toMatchObject({ attempts: 1, lastAttemptAt: 2_000 });
+    await ctx.store.transition(hash, 'accepted', owed, 3_000);
+    expect(await ctx.store.beginDelivery(hash, owed, 3_000)).toEqual({
+      result: 'refused',
+      state: 'accepted',
+    });
+    expect(await ctx.store.beginDelivery(`0x${'ab'.repeat(32)}`, owed, 3_000)).toEqual({ result: 'missing' });
+  });
+
   it('moves only from allowed states, counts attempts and keeps indexes in step', async () => {
     const { ticket } = entry();
     await ctx.store.createMany([entry(ticket)]);

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { ticketKeys, type TicketKeys } from './keys';
 import {
   ANNOTATE_TICKET_LUA,
+  BEGIN_DELIVERY_LUA,
   CREATE_TICKET_LUA,
   DELETE_TERMINAL_LUA,
   TRANSITION_TICKET_LUA,
@@ -27,6 +28,15 @@ export interface TransitionResult {
   readonly previous: TicketState | undefined;
 }
 
+/**
+ * What starting a delivery attempt found: `ok` (now `delivering`, attempt counted) or `expired` (deadline
+ * passed, record unchanged), each with the record as it was before; `refused` when no delivery is owed.
+ */
+export type BeginDeliveryResult =
+  | { readonly result: 'ok' | 'expired'; readonly record: TicketRecord }
+  | { readonly result: 'refused'; readonly state: TicketState }
+  | { readonly result: 'missing' };
+
 /** Extra record fields a transition sets (values already encoded). */
 export type TransitionFields = TransitionFieldsOf;
 
@@ -34,6 +44,7 @@ const createScript = luaScript<string>('sandboxRhCreate', 6, CREATE_TICKET_LUA);
 const transitionScript = luaScript<[string, string]>('sandboxRhTransition', 1, TRANSITION_TICKET_LUA);
 const deleteTerminalScript = luaScript<number>('sandboxRhDeleteTerminal', 1, DELETE_TERMINAL_LUA);
 const annotateScript = luaScript<number>('sandboxRhAnnotate', 1, ANNOTATE_TICKET_LUA);
+const beginDeliveryScript = luaScript<string[]>('sandboxRhBeginDelivery', 1, BEGIN_DELIVERY_LUA);
 
 /** The states a delivery or an outcome may still change. */
 export const OPEN_STATES: readonly TicketState[] = [...UNDELIVERED_TICKET_STATES, 'accepted'];
@@ -45,6 +56,8 @@ export interface TicketStore {
   /** Creates missing records (pipelined); returns, per ticket, 'created' or the existing state. */
   createMany(tickets: readonly NewTicket[]): Promise<CreateResult[]>;
   get(hash: string): Promise<TicketRecord | undefined>;
+  /** Reads a record and, if one of `from` and before its deadline, moves it to `delivering` (one script). */
+  beginDelivery(hash: string, from: readonly TicketState[], now: number): Promise<BeginDeliveryResult>;
   /** Moves a record to `target` if it is in one of `from`, setting `fields`. */
   transition(
     hash: string,
@@ -71,11 +84,27 @@ export interface TicketStore {
   deleteTerminalBefore(before: number, limit: number): Promise<number>;
 }
 
+const SCRIPTS = [createScript, transitionScript, deleteTerminalScript, annotateScript, beginDeliveryScript];
+
+/** A flat HGETALL-style reply as an object. */
+function fieldsOf(pairs: readonly string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < pairs.length; i += 2) fields[pairs[i] as string] = pairs[i + 1] as string;
+  return fields;
+}
+
+/** The reply of BEGIN_DELIVERY_LUA, read. */
+function toBeginResult([result, ...pairs]: string[]): BeginDeliveryResult {
+  if (result === 'refused') return { result, state: pairs[0] as TicketState };
+  const record = result === 'ok' || result === 'expired' ? parseRecord(fieldsOf(pairs)) : undefined;
+  return record && (result === 'ok' || result === 'expired') ? { result, record } : { result: 'missing' };
+}
+
 /** Creates the store over one connection (its commands, its durability). */
 export function createTicketStore(redis: Redis, prefix: string): TicketStore {
   const keys = ticketKeys(prefix);
   // Defined up front: pipelines only get the commands of their connection at the time they are made.
-  defineLuaScripts(redis, [createScript, transitionScript, deleteTerminalScript, annotateScript]);
+  defineLuaScripts(redis, SCRIPTS);
 
   const createKeys = ({ ticket }: NewTicket): string[] => [
     keys.record(ticket.ticketHash),
@@ -129,6 +158,10 @@ export function createTicketStore(redis: Redis, prefix: string): TicketStore {
     },
     async get(hash) {
       return parseRecord(await redis.hgetall(keys.record(hash)));
+    },
+    async beginDelivery(hash, from, now) {
+      const args = [prefix, hash, from.join(','), now];
+      return toBeginResult(await beginDeliveryScript.run(redis, [keys.record(hash)], args));
     },
     async transition(hash, target, from, now, fields) {
       const args = transitionArgs(hash, target, from, now, fields);
