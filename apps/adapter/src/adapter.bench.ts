@@ -20,6 +20,7 @@ import {
 } from '@sandbox/testing';
 import { openQueues, readyEvent } from './__fixtures__/adapter-harness';
 import { bundleAdapter, spawnAdapter } from './__fixtures__/adapter-process';
+import { processMemory } from './__fixtures__/process-memory';
 import { startFaultProxy } from './__fixtures__/fault-proxy';
 import { startNodeSim } from './__fixtures__/node-sim-process';
 import { canarySecret } from './__fixtures__/world';
@@ -123,6 +124,8 @@ try {
     description: 'the adapter',
     timeoutMs: 30_000,
   });
+  // Before any runner: what loading and starting cost (adapter-idle.bench.ts samples this at length).
+  const idle = await processMemory(adapter.pid ?? 0);
   const ids = Array.from({ length: NodeLimits.maxRunners }, (_, index) => `bench-${index}`);
   const enqueued = now();
   await Promise.all(
@@ -169,6 +172,7 @@ try {
   const healthy = (await runners()).filter((view) => view.state === 'registered').length;
 
   // One measurement each for the window-wide figures; jitter and RSS are per interval and per second.
+  printFigure('adapter_idle_rss_mb', idle.rssMb, 1);
   printFigure('adapter_registered_runners_count', healthy, 1);
   printFigure('adapter_register_256_s', registerSeconds, ids.length);
   printFigure('adapter_cpu_percent', userShare + systemShare, 1);
