@@ -1,7 +1,9 @@
 // The adapter's main.ts as a real child process, for process-level specs and the benchmark.
 import type { ChildExit } from '@sandbox/process';
 import { startChildProcess } from '@sandbox/process';
+import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeApp } from '@sandbox/sandbox-local';
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 
@@ -41,21 +43,8 @@ export function spawnAdapter(
   };
 }
 
-/** Bundles main.ts and its dependencies into one ESM file (what a production image would run). */
+/** Bundles main.ts and its dependencies into one ES module file, exactly as its image does. */
 export async function bundleAdapter(outfile: string): Promise<string> {
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [MAIN],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    outfile,
-    // Some dependencies are CommonJS and call require() for Node built-ins.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
-  });
+  await writeFile(outfile, await bundleNodeApp(MAIN));
   return outfile;
 }

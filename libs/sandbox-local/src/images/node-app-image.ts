@@ -68,6 +68,10 @@ export async function bundleNodeApp(entryFile: string): Promise<string> {
     write: false,
     logLevel: 'silent',
     legalComments: 'none',
+    // No comments or indentation: Node keeps every module's source in memory, and at two bytes a
+    // character once any comment holds a non-Latin-1 one (the adapter's idle RSS: 98 -> 91 MB).
+    // Names are kept, so stack traces still name their functions.
+    minifyWhitespace: true,
     banner: { js: REQUIRE_BANNER },
   });
   const output = result.outputFiles[0];
