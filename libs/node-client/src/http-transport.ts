@@ -54,17 +54,24 @@ export interface ClosableHttpTransport extends HttpTransport {
 
 function readAnswer(response: IncomingMessage): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.once('error', reject);
-    response.once('aborted', () => reject(new Error('response aborted')));
-    response.once('end', () => {
+    // Heartbeat answers arrive in one chunk: keep it as is rather than an array to concatenate.
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
+    response.on('data', (chunk: Buffer) => {
+      if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
+    });
+    // `on`, not `once`: each settles the promise at most once anyway, without once's wrappers.
+    response.on('error', reject);
+    response.on('aborted', () => reject(new Error('response aborted')));
+    response.on('end', () => {
       const { headers } = response;
       const header = (name: string): string | undefined => {
         const value = headers[name.toLowerCase()];
         return Array.isArray(value) ? value.join(', ') : value;
       };
-      resolve({ status: response.statusCode ?? 0, header, text: Buffer.concat(chunks).toString('utf8') });
+      const body = more === undefined ? first : Buffer.concat(more);
+      resolve({ status: response.statusCode ?? 0, header, text: body?.toString('utf8') ?? '' });
     });
   });
 }
@@ -115,8 +122,11 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Closabl
       }
       const secure = exchange.url.startsWith('https:');
       const send = secure ? httpsRequest : httpRequest;
-      const headers = { ...exchange.headers };
-      if (exchange.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(exchange.body));
+      const { body } = exchange;
+      const headers =
+        body === undefined
+          ? exchange.headers
+          : { ...exchange.headers, 'Content-Length': String(Buffer.byteLength(body)) };
       const req = send({
         ...targets.of(exchange.url),
         method: exchange.method,
@@ -127,15 +137,25 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Closabl
       // end-of-stream watcher (half a dozen listeners and closures) to every request.
       const onAbort = (): void => void req.destroy(signal?.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
-      const settle =
-        <T>(done: (value: T) => void) =>
-        (value: T): void => {
-          signal?.removeEventListener('abort', onAbort);
-          done(value);
-        };
-      req.once('error', settle(reject));
-      req.once('response', (response) => readAnswer(response).then(settle(resolve), settle(reject)));
-      req.end(exchange.body);
+      const done = (): void => signal?.removeEventListener('abort', onAbort);
+      // `on`, not `once`: a late socket error after the answer must still find a listener.
+      req.on('error', (error) => {
+        done();
+        reject(error);
+      });
+      req.on('response', (response) =>
+        readAnswer(response).then(
+          (answer) => {
+            done();
+            resolve(answer);
+          },
+          (error: unknown) => {
+            done();
+            reject(error);
+          },
+        ),
+      );
+      req.end(body);
     });
   return Object.assign(transport, {
     close() {
