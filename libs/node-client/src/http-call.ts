@@ -1,5 +1,5 @@
 import { NodeRequestError } from './errors';
-import type { HttpAnswer, HttpTransport } from './http-transport';
+import { HttpTimeoutError, type HttpAnswer, type HttpTransport } from './http-transport';
 
 /** One request to Node. */
 export interface NodeCall {
@@ -38,31 +38,23 @@ function transportCode(error: unknown): string | undefined {
  * signal's reason instead, so callers that stop can tell it apart.
  */
 export async function callNode(transport: HttpTransport, call: NodeCall): Promise<NodeReply> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      controller.abort();
-    },
-    Math.max(1, Math.round(call.timeoutMs)),
-  );
-  const onAbort = (): void => controller.abort();
-  call.signal?.addEventListener('abort', onAbort, { once: true });
+  const timeoutMs = Math.max(1, Math.round(call.timeoutMs));
   const started = performance.now();
   try {
+    // The transport keeps the deadline: no AbortController and listener per call.
     const answer = await transport({
       method: call.method,
       url: call.url,
       ...(call.headers === undefined ? {} : { headers: call.headers }),
       ...(call.body === undefined ? {} : { body: call.body }),
-      signal: controller.signal,
+      ...(call.signal === undefined ? {} : { signal: call.signal }),
+      timeoutMs,
     });
     return { ...answer, latencyMs: performance.now() - started };
   } catch (error) {
     if (call.signal?.aborted) throw call.signal.reason;
     const route = call.route;
-    if (timedOut) {
+    if (error instanceof HttpTimeoutError) {
       throw new NodeRequestError('timeout', `no answer within ${Math.round(call.timeoutMs)} ms`, {
         route,
         cause: error,
@@ -71,8 +63,5 @@ export async function callNode(transport: HttpTransport, call: NodeCall): Promis
     const code = transportCode(error);
     const reason = code === undefined ? 'request failed' : `request failed (${code})`;
     throw new NodeRequestError('network', reason, { route, cause: error });
-  } finally {
-    clearTimeout(timer);
-    call.signal?.removeEventListener('abort', onAbort);
   }
 }

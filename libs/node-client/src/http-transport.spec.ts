@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getEventListeners } from 'node:events';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpTransport } from './http-transport';
+import { createHttpTransport, fetchTransport, HttpTimeoutError } from './http-transport';
 
 describe('createHttpTransport', () => {
   const transport = createHttpTransport();
@@ -61,6 +61,24 @@ describe('createHttpTransport', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     late.abort(new Error('stopped late'));
     await expect(pending).rejects.toThrow('stopped late');
+  });
+
+  it('rejects with HttpTimeoutError past timeoutMs, and a timely answer is not cut', async () => {
+    const hung = transport({ method: 'GET', url: `${base}/hang`, timeoutMs: 30 });
+    await expect(hung).rejects.toBeInstanceOf(HttpTimeoutError);
+    const answer = await transport({ method: 'POST', url: `${base}/quick`, body: 'x', timeoutMs: 1_000 });
+    expect(answer).toMatchObject({ status: 200, text: 'x' });
+  });
+
+  it('fetchTransport honours timeoutMs too, and a caller abort stays the caller’s', async () => {
+    const viaFetch = fetchTransport((url, init) => fetch(url, init));
+    await expect(viaFetch({ method: 'GET', url: `${base}/hang`, timeoutMs: 30 })).rejects.toBeInstanceOf(
+      HttpTimeoutError,
+    );
+    const stop = new AbortController();
+    const pending = viaFetch({ method: 'GET', url: `${base}/hang`, signal: stop.signal, timeoutMs: 5_000 });
+    stop.abort(new Error('stopped'));
+    await expect(pending).rejects.toThrow('stopped');
   });
 
   it('leaves no listener on the signal once the answer arrived', async () => {

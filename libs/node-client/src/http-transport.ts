@@ -10,6 +10,19 @@ export interface HttpExchange {
   body?: string;
   /** Aborts the exchange; the promise then rejects. */
   signal?: AbortSignal;
+  /**
+   * Deadline of the whole exchange, body included: past it the request is dropped and the promise
+   * rejects with an {@link HttpTimeoutError}. Every transport honours it (callers rely on it).
+   */
+  timeoutMs?: number;
+}
+
+/** An exchange that did not finish within its `timeoutMs`. */
+export class HttpTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+    this.name = 'HttpTimeoutError';
+  }
 }
 
 /** Node's answer, read in full. */
@@ -29,15 +42,25 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 /** A {@link HttpTransport} over `fetch` (a fake one in tests, or undici's where preferred). */
 export function fetchTransport(fetchImpl: FetchLike): HttpTransport {
   return async (exchange) => {
-    const response = await fetchImpl(exchange.url, {
-      method: exchange.method,
-      headers: exchange.headers,
-      body: exchange.body,
-      signal: exchange.signal,
-      redirect: 'manual',
-    });
-    const text = await response.text();
-    return { status: response.status, header: (name) => response.headers.get(name) ?? undefined, text };
+    const { signal, timeoutMs } = exchange;
+    const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    const signals = [signal, deadline].filter((each) => each !== undefined);
+    try {
+      const response = await fetchImpl(exchange.url, {
+        method: exchange.method,
+        headers: exchange.headers,
+        body: exchange.body,
+        signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+        redirect: 'manual',
+      });
+      const text = await response.text();
+      return { status: response.status, header: (name) => response.headers.get(name) ?? undefined, text };
+    } catch (error) {
+      if (deadline?.aborted === true && signal?.aborted !== true && timeoutMs !== undefined) {
+        throw new HttpTimeoutError(timeoutMs);
+      }
+      throw error;
+    }
   };
 }
 
@@ -54,23 +77,35 @@ export interface ClosableHttpTransport extends HttpTransport {
 
 function readAnswer(response: IncomingMessage): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.once('error', reject);
-    response.once('aborted', () => reject(new Error('response aborted')));
-    response.once('end', () => {
+    // Heartbeat answers arrive in one chunk: keep it as is rather than an array to concatenate.
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
+    response.on('data', (chunk: Buffer) => {
+      if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
+    });
+    // `on`, not `once`: each settles the promise at most once anyway, without once's wrappers.
+    response.on('error', reject);
+    response.on('aborted', () => reject(new Error('response aborted')));
+    response.on('end', () => {
       const { headers } = response;
       const header = (name: string): string | undefined => {
         const value = headers[name.toLowerCase()];
         return Array.isArray(value) ? value.join(', ') : value;
       };
-      resolve({ status: response.statusCode ?? 0, header, text: Buffer.concat(chunks).toString('utf8') });
+      const body = more === undefined ? first : Buffer.concat(more);
+      resolve({ status: response.statusCode ?? 0, header, text: body?.toString('utf8') ?? '' });
     });
   });
 }
 
-/** The request options of a URL (protocol, host, port, path). */
-type Target = ReturnType<typeof urlToHttpOptions>;
+/** The request options of a URL that node:http reads (it copies them twice per request). */
+type Target = Pick<ReturnType<typeof urlToHttpOptions>, 'protocol' | 'hostname' | 'port' | 'path' | 'auth'>;
+
+function targetOf(url: string): Target {
+  const { protocol, hostname, port, path, auth } = urlToHttpOptions(new URL(url));
+  return auth === undefined ? { protocol, hostname, port, path } : { protocol, hostname, port, path, auth };
+}
 
 /**
  * Request options per URL, parsed once: every runner heartbeats to the same few URLs, and node:http
@@ -83,7 +118,7 @@ class TargetCache {
   of(url: string): Target {
     let target = this.targets.get(url);
     if (target === undefined) {
-      target = urlToHttpOptions(new URL(url));
+      target = targetOf(url);
       // URLs that change per request (O2R segment numbers) would grow the cache without bound.
       if (this.targets.size >= TargetCache.MAX_ENTRIES) this.targets.clear();
       this.targets.set(url, target);
@@ -115,8 +150,11 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Closabl
       }
       const secure = exchange.url.startsWith('https:');
       const send = secure ? httpsRequest : httpRequest;
-      const headers = { ...exchange.headers };
-      if (exchange.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(exchange.body));
+      const { body } = exchange;
+      const headers =
+        body === undefined
+          ? exchange.headers
+          : { ...exchange.headers, 'Content-Length': String(Buffer.byteLength(body)) };
       const req = send({
         ...targets.of(exchange.url),
         method: exchange.method,
@@ -127,15 +165,33 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Closabl
       // end-of-stream watcher (half a dozen listeners and closures) to every request.
       const onAbort = (): void => void req.destroy(signal?.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
-      const settle =
-        <T>(done: (value: T) => void) =>
-        (value: T): void => {
-          signal?.removeEventListener('abort', onAbort);
-          done(value);
-        };
-      req.once('error', settle(reject));
-      req.once('response', (response) => readAnswer(response).then(settle(resolve), settle(reject)));
-      req.end(exchange.body);
+      const { timeoutMs } = exchange;
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => void req.destroy(new HttpTimeoutError(timeoutMs)), timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      // `on`, not `once`: a late socket error after the answer must still find a listener.
+      req.on('error', (error) => {
+        done();
+        reject(error);
+      });
+      req.on('response', (response) =>
+        readAnswer(response).then(
+          (answer) => {
+            done();
+            resolve(answer);
+          },
+          (error: unknown) => {
+            done();
+            reject(error);
+          },
+        ),
+      );
+      req.end(body);
     });
   return Object.assign(transport, {
     close() {

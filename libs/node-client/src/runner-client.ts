@@ -172,10 +172,17 @@ export function createRunnerClient(options: RunnerClientOptions = {}): RunnerCli
     call: RunnerCallOptions,
     body?: string,
   ) => postToNode(transport, { route, url, headers, call, body });
+  // Every runner heartbeats to the same `orchestrator` base: join it once, not per beat.
+  let lastBase: string | undefined;
+  let lastUrl = '';
+  const heartbeatUrl = (base: string): string => {
+    if (base !== lastBase) [lastBase, lastUrl] = [base, joinUrl(base, '/runners/heartbeat')];
+    return lastUrl;
+  };
   return {
     async heartbeat(call) {
       const headers = { [NodeHeader.Authorization]: call.credential, 'Content-Type': 'application/json' };
-      const url = joinUrl(call.baseUrl, '/runners/heartbeat');
+      const url = heartbeatUrl(call.baseUrl);
       const reply = await post('heartbeat', url, headers, call, encodeHeartbeatBody(call.body));
       if (reply.status !== 200) throw errorFrom('heartbeat', reply);
       return parseHeartbeat(reply);

@@ -6,6 +6,7 @@ describe('unitOfFigureName', () => {
     expect(unitOfFigureName('create_to_discovery_p50_ms')).toBe('ms');
     expect(unitOfFigureName('adapter_cpu_percent')).toBe('%');
     expect(unitOfFigureName('adapter_rss_max_mb')).toBe('MB');
+    expect(unitOfFigureName('adapter_allocated_per_heartbeat_kb')).toBe('KB');
     expect(unitOfFigureName('queue_roundtrip_jobs_per_s')).toBe('jobs/s');
     expect(unitOfFigureName('create_to_discovery_floor_ratio')).toBe('ratio');
     expect(unitOfFigureName('adapter_register_256_s')).toBe('s');

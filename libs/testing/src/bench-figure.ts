@@ -18,6 +18,7 @@ const UNIT_SUFFIXES: ReadonlyArray<readonly [suffix: string, unit: string]> = [
   ['_s', 's'],
   ['_percent', '%'],
   ['_mb', 'MB'],
+  ['_kb', 'KB'],
   ['_ratio', 'ratio'],
   ['_count', 'count'],
 ];

@@ -172,8 +172,15 @@ export function createAdapterMetrics(registry: Registry, counts: () => RunnerCou
   const calls = callSeries([registry]);
   const o2r = o2rSeries([registry]);
   registerGauges([registry], counts);
+  // Bound once per kind (a series still appears only at its first observation): a heartbeat's
+  // observation then builds no labels object and closure of its own.
+  const latencyOf = {
+    bootstrap: calls.latency.labels({ kind: 'bootstrap' }),
+    heartbeat: calls.latency.labels({ kind: 'heartbeat' }),
+    unregister: calls.latency.labels({ kind: 'unregister' }),
+  } satisfies Record<NodeCallKind, unknown>;
   return {
-    nodeCall: (kind, seconds) => calls.latency.observe({ kind }, seconds),
+    nodeCall: (kind, seconds) => latencyOf[kind].observe(seconds),
     nodeFailure: (kind, status) => calls.failures.inc({ kind, status }),
     registration: (reason) => calls.registrations.inc({ reason }),
     beatDelay: (seconds) => calls.delay.observe(seconds),

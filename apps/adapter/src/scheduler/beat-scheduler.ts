@@ -78,11 +78,13 @@ class SingleTimerScheduler implements BeatScheduler {
   private pumpSoon(): void {
     if (this.pumpQueued) return;
     this.pumpQueued = true;
-    queueMicrotask(() => {
-      this.pumpQueued = false;
-      this.pump();
-    });
+    queueMicrotask(this.onPumpSoon);
   }
+
+  private readonly onPumpSoon = (): void => {
+    this.pumpQueued = false;
+    this.pump();
+  };
 
   /**
    * One pass over the waiting keys, called about twice per heartbeat: it collects only the due
@@ -92,17 +94,19 @@ class SingleTimerScheduler implements BeatScheduler {
   private pump(): void {
     if (this.stopped) return;
     const now = this.options.now();
-    const due: Entry[] = [];
+    let due: Entry[] | undefined;
     let next = Number.POSITIVE_INFINITY;
     for (const entry of this.waiting.values()) {
       // Entries already due wait for a free slot or for their key's run to end; both pump again.
       if (entry.dueAt > now) next = Math.min(next, entry.dueAt);
-      else if (!this.running.has(entry.key)) due.push(entry);
+      else if (!this.running.has(entry.key)) (due ??= []).push(entry);
     }
-    if (due.length > 1) due.sort((a, b) => a.dueAt - b.dueAt);
-    for (const entry of due) {
-      if (this.running.size >= this.options.maxConcurrent) break;
-      this.start(entry, now);
+    if (due !== undefined) {
+      if (due.length > 1) due.sort((a, b) => a.dueAt - b.dueAt);
+      for (const entry of due) {
+        if (this.running.size >= this.options.maxConcurrent) break;
+        this.start(entry, now);
+      }
     }
     this.arm(next, now);
   }
@@ -110,16 +114,22 @@ class SingleTimerScheduler implements BeatScheduler {
   private start(entry: Entry, now: number): void {
     this.waiting.delete(entry.key);
     this.options.onStart?.(Math.max(0, now - entry.dueAt));
-    const run = entry
-      .task()
-      .catch((error: unknown) =>
-        this.options.logger.error({ err: error, runner: entry.key }, 'scheduled task failed'),
-      )
-      .finally(() => {
-        this.running.delete(entry.key);
-        this.pumpSoon();
-      });
+    const run = entry.task().then(
+      () => this.finished(entry.key),
+      (error: unknown) => {
+        try {
+          this.options.logger.error({ err: error, runner: entry.key }, 'scheduled task failed');
+        } finally {
+          this.finished(entry.key);
+        }
+      },
+    );
     this.running.set(entry.key, run);
+  }
+
+  private finished(key: string): void {
+    this.running.delete(key);
+    this.pumpSoon();
   }
 
   private arm(at: number, now: number): void {
@@ -128,13 +138,13 @@ class SingleTimerScheduler implements BeatScheduler {
     this.timer = undefined;
     this.timerAt = at;
     if (!Number.isFinite(at)) return;
-    this.timer = this.options.schedule(
-      () => {
-        this.timer = undefined;
-        this.timerAt = Number.POSITIVE_INFINITY;
-        this.pump();
-      },
-      Math.max(0, at - now),
-    );
+    this.timer = this.options.schedule(this.onTimer, Math.max(0, at - now));
   }
+
+  /** The timer's callback, made once (a timer is armed about once per heartbeat). */
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    this.pump();
+  };
 }

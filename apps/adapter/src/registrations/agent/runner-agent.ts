@@ -70,7 +70,9 @@ export class RunnerAgent {
   }
 
   target(): RunnerTarget {
-    return runnerTarget({ ...this.record, sessions: this.tracker.ids() }, this.deps.drainMode());
+    const { phase, withdrawal, instance } = this.record;
+    const sessions = { length: this.tracker.count };
+    return runnerTarget({ phase, withdrawal, instance, sessions }, this.deps.drainMode());
   }
 
   /** Starts: a restored registration resumes at a random phase of its interval, anything else runs at once. */

@@ -11,10 +11,15 @@ export type RunnerTarget =
   | { kind: 'serve'; capacity: number; capped: boolean }
   | { kind: 'absent'; then: 'withdraw' | 'fail' | 'park' | 'none' };
 
+/** What a target depends on: a registration's phase, withdrawal, spec and active session count. */
+export type TargetInput = Pick<RegistrationRecord, 'phase' | 'withdrawal' | 'instance'> & {
+  sessions: { readonly length: number };
+};
+
 /** Node accepts capacities from 1 to 10000. */
 const MAX_CAPACITY = 10_000;
 
-function cappedAtSessions(record: RegistrationRecord): RunnerTarget {
+function cappedAtSessions(record: TargetInput): RunnerTarget {
   return { kind: 'serve', capacity: Math.min(MAX_CAPACITY, record.sessions.length), capped: true };
 }
 
@@ -22,7 +27,7 @@ function cappedAtSessions(record: RegistrationRecord): RunnerTarget {
  * The target of a registration under a drain mode. New work is stopped by capping `capacity` at the
  * active sessions (never through Node's `status`), and a runner without sessions is unregistered.
  */
-export function runnerTarget(record: RegistrationRecord, drain: AdapterDrainMode): RunnerTarget {
+export function runnerTarget(record: TargetInput, drain: AdapterDrainMode): RunnerTarget {
   switch (record.phase) {
     case 'withdrawn':
       return { kind: 'absent', then: 'none' };

@@ -84,6 +84,7 @@ export class SessionTracker {
    * next one).
    */
   reconcile(nodeIds: readonly string[], sentMark: number, source: SessionEventSource): Promise<void> {
+    if (this.agreesWith(nodeIds, sentMark)) return Promise.resolve();
     return this.exclusive(async () => {
       const at = new Date(this.deps.now()).toISOString();
       const listed = new Set(nodeIds);
@@ -92,6 +93,21 @@ export class SessionTracker {
         if (!listed.has(id) && learnedAt < sentMark) await this.release(id, at, source);
       }
     });
+  }
+
+  /**
+   * Whether {@link reconcile} would change nothing (the usual heartbeat): every listed session is
+   * known (or was released) and every session known before `sentMark` is listed. Sound without the
+   * lock: an operation in flight only adds sessions with newer marks or releases them for good.
+   */
+  private agreesWith(nodeIds: readonly string[], sentMark: number): boolean {
+    for (const id of nodeIds) if (!this.active.has(id) && !this.tombstones.has(id)) return false;
+    if (this.active.size === 0) return true;
+    if (nodeIds.length > 64) return false;
+    for (const [id, learnedAt] of this.active) {
+      if (learnedAt < sentMark && !nodeIds.includes(id)) return false;
+    }
+    return true;
   }
 
   /**
