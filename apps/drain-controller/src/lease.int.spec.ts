@@ -80,7 +80,9 @@ async function drainWhileKilling(): Promise<DrainRecord> {
   const created = await fetch(`http://127.0.0.1:${(await active()).port}/v1/drains`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...access.headers('admin') },
-    body: JSON.stringify({ window: '2s', quietPeriod: '0s', reason: 'lease', target: { restart: true } }),
+    // A quiet period as long as the window: the drain runs to its 2 s deadline, so it is still going at
+    // the first look (at most 1.5 s in), where the loop always kills.
+    body: JSON.stringify({ window: '2s', quietPeriod: '2s', reason: 'lease', target: { restart: true } }),
   });
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as DrainRecord;
