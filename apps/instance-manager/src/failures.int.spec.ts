@@ -6,7 +6,7 @@ import { singleSessionSpec } from './domain/spec-fixtures.fixture';
 import { startManager } from './test-support/manager-harness.fixture';
 import { FakeHost } from './test-support/fake-runtime.fixture';
 import { InsufficientCapacityError } from './drivers/runtime-driver';
-import { readyIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
+import { announcedIds, readyIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
 
 const testbed = useControllerTestbed();
 const { setup } = testbed;
@@ -34,7 +34,7 @@ describe('failures (real Redis, fake host)', () => {
         timeoutMs: 15_000,
       },
     );
-    const [id] = readyIds(await adapter.instanceEvents());
+    const [id] = await announcedIds(adapter, 1);
     const nodeReason = HeartbeatRuleMessage.PositivePriceOnChain;
     await adapter.refuse(String(id), nodeReason);
     await waitFor(async () => (await running.store.get(String(id)))?.record.state === 'gone', {
@@ -147,7 +147,7 @@ describe('restart recovery (real Redis, fake host)', () => {
       description: 'three ready',
       timeoutMs: 10_000,
     });
-    const ids = readyIds(await first.adapter.instanceEvents());
+    const ids = await announcedIds(first.adapter, 3);
     await first.running.stop();
     // While the manager was down: one instance died, one unknown instance appeared.
     host.instances.delete(String(ids[0]));
@@ -166,8 +166,7 @@ describe('restart recovery (real Redis, fake host)', () => {
       outcome: 'failed',
       reason: 'instance stopped running',
     });
-    const events = await first.adapter.instanceEvents();
-    const ready = readyIds(events);
+    const ready = await announcedIds(first.adapter, 4);
     expect(new Set(ready).size).toBe(ready.length);
     expect(ready).toHaveLength(4);
     for (const { record } of await second.store.listLive('demo'))
@@ -181,13 +180,7 @@ describe('restart recovery (real Redis, fake host)', () => {
       description: 'ready',
       timeoutMs: 10_000,
     });
-    const [id] = await waitFor(
-      async () => {
-        const found = readyIds(await adapter.instanceEvents());
-        return found.length === 1 ? found : undefined;
-      },
-      { description: 'announced', timeoutMs: 10_000 },
-    );
+    const [id] = await announcedIds(adapter, 1);
     // A crash after queueing but before the flag: the job exists, the flag says it does not.
     const raw = createRedisConnection(testbed.redisUrl(), 'worker');
     const key = `${settings.keyPrefix}:instance:${String(id)}`;

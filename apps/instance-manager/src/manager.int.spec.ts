@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { waitFor } from '@sandbox/testing';
 import { reusableSpec, singleSessionSpec } from './domain/spec-fixtures.fixture';
-import { readyIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
+import { announcedIds, readyIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
 
 const testbed = useControllerTestbed();
 const { setup } = testbed;
@@ -39,7 +39,7 @@ describe('instance-manager controllers (real Redis, fake host)', () => {
       description: 'one ready',
       timeoutMs: 10_000,
     });
-    const [first] = readyIds(await adapter.instanceEvents());
+    const [first] = await announcedIds(adapter, 1);
     const session = await adapter.reserve(String(first));
     await waitFor(async () => (await states('demo')).join() === 'ready,taken', {
       description: 'taken + replacement',
@@ -115,7 +115,7 @@ describe('instance-manager controllers (real Redis, fake host)', () => {
       description: 'all withdrawing',
       timeoutMs: 10_000,
     });
-    for (const id of readyIds(await adapter.instanceEvents())) await adapter.withdrawn(id);
+    for (const id of await announcedIds(adapter, 2)) await adapter.withdrawn(id);
     await waitFor(async () => (await api.get('/v1/apps/demo')).status === 404, {
       description: 'app removed',
       timeoutMs: 10_000,
@@ -132,7 +132,7 @@ describe('instance-manager controllers (real Redis, fake host)', () => {
       description: 'one ready',
       timeoutMs: 10_000,
     });
-    const [id] = readyIds(await adapter.instanceEvents());
+    const [id] = await announcedIds(adapter, 1);
     await adapter.reserve(String(id), 'a');
     await adapter.reserve(String(id), 'b');
     await waitFor(async () => (await states('shared')).join() === 'ready,ready', {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from '@jest/globals';
-import { startRedis, uniquePrefix as testPrefix, type RedisFixture } from '@sandbox/testing';
+import { startRedis, uniquePrefix as testPrefix, waitFor, type RedisFixture } from '@sandbox/testing';
 import type { ManagerSettings } from '../manager';
 import { FakeHost } from './fake-runtime.fixture';
 import { adapterSide, startManager, testSettings } from './manager-harness.fixture';
@@ -7,6 +7,22 @@ import { adapterSide, startManager, testSettings } from './manager-harness.fixtu
 /** Ids of the announced instances among queued instance events. */
 export const readyIds = (events: { name: string; data: Record<string, unknown> }[]) =>
   events.filter((event) => event.name === 'instance-ready').map((event) => String(event.data['instanceId']));
+
+/**
+ * Ids of the announced instances once there are `count` of them. A record turns `ready` a moment
+ * before its `instance-ready` job is queued, so tests that act on announced ids wait for the jobs.
+ */
+export const announcedIds = (
+  adapter: { instanceEvents(): Promise<{ name: string; data: Record<string, unknown> }[]> },
+  count: number,
+) =>
+  waitFor(
+    async () => {
+      const ids = readyIds(await adapter.instanceEvents());
+      return ids.length >= count ? ids : undefined;
+    },
+    { description: `${count} instance-ready event(s)`, timeoutMs: 10_000 },
+  );
 
 /** Managers on a fake host and real Redis, each with its own prefixes, cleaned up after each test. */
 export function controllerTestbed(redisUrl: () => string, uniquePrefix: (label: string) => string) {
