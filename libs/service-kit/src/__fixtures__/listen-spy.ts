@@ -1,8 +1,7 @@
 // Preloaded (`node --import`) into fixture processes: reports on stderr whenever anything starts
 // listening on a port, so a test can prove a process that failed its configuration opened none.
 import { Server } from 'node:net';
-
-export const LISTEN_MARKER = 'listen-spy: listen called';
+import { LISTEN_MARKER } from './listen-marker';
 
 const original = Server.prototype.listen;
 Server.prototype.listen = function listenSpy(this: Server, ...args: unknown[]) {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixture, stopFixture } from '../__fixtures__/fixture-process';
 import type { FixtureProcess } from '../__fixtures__/fixture-process';
-import { LISTEN_MARKER } from '../__fixtures__/listen-spy';
+import { LISTEN_MARKER } from '../__fixtures__/listen-marker';
 
 let fixture: FixtureProcess | undefined;
 let dir = '';
