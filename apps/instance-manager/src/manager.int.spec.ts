@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { waitFor } from '@sandbox/testing';
 import { reusableSpec, singleSessionSpec } from './domain/spec-fixtures.fixture';
-import { announcedIds, readyIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
+import { announcedIds, useControllerTestbed } from './test-support/controller-testbed.fixture';
 
 const testbed = useControllerTestbed();
 const { setup } = testbed;
