@@ -4,44 +4,36 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
-import { createRedisConnection } from '@sandbox/queue';
 import {
-  checkActs,
-  createTestAccess,
+  closeLeaseWorld,
   findFreePort,
+  finishLeaseSpec,
+  leaseSpecRounds,
+  openLeaseWorld,
   replicaStatus,
-  reportLeaseRounds,
-  runLeaseRounds,
-  startRedis,
+  runLeaseSpecRounds,
   startReplica,
-  TEST_LEASE,
   uniquePrefix,
   waitFor,
 } from '@sandbox/testing';
-import type { RedisFixture, Replica } from '@sandbox/testing';
-import type { Redis } from 'ioredis';
+import type { LeaseSpecWorld } from '@sandbox/testing';
 
 // Two handoff replicas against one Redis and one redeemer: kill -9 (and now and then SIGSTOP past the
 // TTL) of whichever holds the lease, again and again. Only the holder delivers and polls outcomes (each
 // call to the redeemer is a fenced act); both stay ready for intake. LEASE_ROUNDS raises the rounds.
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const REDEEMER_MAIN = fileURLToPath(new URL('../../../tools/redeemer-sim/src/main.ts', import.meta.url));
-const ROUNDS = Number(process.env['LEASE_ROUNDS'] ?? '25');
 const keyPrefix = uniquePrefix('rhl');
-const access = createTestAccess();
-let redis: RedisFixture;
-let connection: Redis;
+let lease: LeaseSpecWorld;
 let dir: string;
 let redeemer: ChildProcessHandle;
 let redeemerUrl: string;
-let replicas: Replica[] = [];
 
 const leaseActive = async (port: number) =>
   /^lease_active\{[^}]*\} (\d)$/m.exec(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())?.[1];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  connection = createRedisConnection(redis.url, 'worker');
+  lease = await openLeaseWorld();
   dir = await mkdtemp(join(tmpdir(), 'handoff-lease-'));
   await writeFile(join(dir, 'intake'), `intake-${keyPrefix}-secret\n`, { mode: 0o600 });
   await writeFile(join(dir, 'redeemer'), `redeemer-${keyPrefix}-secret\n`, { mode: 0o600 });
@@ -62,22 +54,23 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterAll(async () => {
-  await Promise.all(replicas.map((replica) => replica.child.kill()));
-  await redeemer?.stop();
-  await connection.quit();
-  await redis.stop();
-  await rm(dir, { recursive: true, force: true });
-  access.cleanup();
-}, 60_000);
+afterAll(
+  () =>
+    closeLeaseWorld(
+      lease,
+      async () => redeemer?.stop(),
+      () => rm(dir, { recursive: true, force: true }),
+    ),
+  60_000,
+);
 
-describe(`redemption-handoff: one active delivery of two replicas (${ROUNDS} rounds)`, () => {
+describe(`redemption-handoff: one active delivery of two replicas (${leaseSpecRounds()} rounds)`, () => {
   it(
     'only the holder talks to the redeemer; both stay ready for intake; never two active at once',
     async () => {
       const env = {
         PATH: process.env['PATH'] ?? '',
-        REDIS_URL: redis.url,
+        REDIS_URL: lease.redis.url,
         KEY_PREFIX: keyPrefix,
         QUEUE_PREFIX: uniquePrefix('q'),
         INTAKE_SECRET_FILE: join(dir, 'intake'),
@@ -85,32 +78,25 @@ describe(`redemption-handoff: one active delivery of two replicas (${ROUNDS} rou
         REDEEMER_SECRET_FILE: join(dir, 'redeemer'),
         OUTCOME_POLL_MS: '100',
         LOG_LEVEL: 'warn',
-        ...access.env,
+        ...lease.access.env,
       };
-      const result = await runLeaseRounds({
-        redis: connection,
+      const result = await runLeaseSpecRounds(lease, {
         leaseKey: `${keyPrefix}:lease`,
         start: async (holderId) => startReplica(MAIN, env, holderId, await findFreePort()),
-        rounds: ROUNDS,
-        pauseEvery: 5,
-        ttlMs: TEST_LEASE.ttlMs,
       });
-      replicas = result.replicas;
-      expect(checkActs(result.acts)).toEqual([]);
-      expect(result.resumedExits.every((code) => code === 1)).toBe(true);
-      expect(await Promise.all(replicas.map((replica) => replicaStatus(replica.port)))).toEqual([
+      expect(result.problems).toEqual([]);
+      expect(await Promise.all(lease.replicas.map((replica) => replicaStatus(replica.port)))).toEqual([
         'ready',
         'ready',
       ]);
       // The new holder talks to the redeemer a little before its active parts have all started.
       await waitFor(
         async () =>
-          (await Promise.all(replicas.map((replica) => leaseActive(replica.port)))).sort().join() === '0,1',
+          (await Promise.all(lease.replicas.map((replica) => leaseActive(replica.port)))).sort().join() ===
+          '0,1',
         { description: 'one replica active' },
       );
-      await reportLeaseRounds('redemption-handoff', result, process.env['LEASE_REPORT_FILE']);
-      await Promise.all(replicas.map((replica) => replica.child.stop()));
-      replicas = [];
+      await finishLeaseSpec(lease, 'redemption-handoff', result);
     },
     30 * 60_000,
   );

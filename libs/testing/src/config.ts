@@ -7,3 +7,13 @@ export function parentEnv(): Record<string, string> {
     Object.entries(process.env).flatMap(([key, value]) => (value === undefined ? [] : [[key, value]])),
   );
 }
+
+/** Rounds of a two-replica lease spec: `LEASE_ROUNDS`, else 25 (the lease bench raises it). */
+export function leaseSpecRounds(): number {
+  return Number(process.env['LEASE_ROUNDS'] ?? '25');
+}
+
+/** Where lease specs append their runs for the lease bench (`LEASE_REPORT_FILE`), if anywhere. */
+export function leaseReportFile(): string | undefined {
+  return process.env['LEASE_REPORT_FILE'];
+}
