@@ -3,6 +3,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exampleAppSpec } from '@sandbox/testing';
 import { canIMatrix } from './can-i';
 import { createCluster } from './cluster';
 import { clusterFacts } from './cluster-facts';
@@ -22,14 +23,7 @@ import { connectFromPod, isGvisorKernel, podKernel } from './pod-probes';
 import type { Tools } from './prerequisites';
 import type { SuiteResources } from './suite-resources';
 import { runSdkClient } from './sdk-client-pod';
-import {
-  appPods,
-  declareApp,
-  exampleAppSpec,
-  waitForReadyPods,
-  waitForRunners,
-  type AppPod,
-} from './system-flow';
+import { appPods, declareApp, waitForReadyPods, waitForRunners, type AppPod } from './system-flow';
 
 type Log = (line: string) => void;
 
@@ -79,12 +73,17 @@ async function systemFlow(kubectl: Kubectl, resources: SuiteResources, image: st
   const node = await kubectl.portForward(SYSTEM_NAMESPACE, 'svc/livepeer-node', 8935);
   resources.forwards.push(manager, node);
   const token = await kubectl.secretValue(SYSTEM_NAMESPACE, 'instance-manager-api-tokens', 'admin');
-  await declareApp(manager.url, token, 'echo', exampleAppSpec(image, 'none', { warmPool: 2, max: 3 }));
+  await declareApp(
+    manager.url,
+    token,
+    'echo',
+    exampleAppSpec(image, { kind: 'single-session', warmPool: 2, max: 3 }, { egress: 'none' }),
+  );
   await declareApp(
     manager.url,
     token,
     'echo-net',
-    exampleAppSpec(image, 'internet', { warmPool: 1, max: 2 }),
+    exampleAppSpec(image, { kind: 'single-session', warmPool: 1, max: 2 }, { egress: 'internet' }),
   );
   const echo = await waitForReadyPods(kubectl, 'echo', 2);
   const echoNet = await waitForReadyPods(kubectl, 'echo-net', 1);

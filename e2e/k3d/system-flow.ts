@@ -21,23 +21,6 @@ interface PodList {
   }[];
 }
 
-/** The example app as an app spec: the image just built, HTTP health check, single-session instances. */
-export function exampleAppSpec(
-  image: string,
-  egress: 'none' | 'internet',
-  instances: { warmPool: number; max: number },
-): AppSpecInput {
-  return {
-    image,
-    port: 8080,
-    healthCheck: { type: 'http', path: '/healthz' },
-    resources: { cpu: '500m', memory: '256Mi' },
-    mode: 'persistent',
-    instances: { kind: 'single-session', ...instances },
-    egress,
-  };
-}
-
 /** `PUT /v1/apps/{app}` with the instance-manager's admin token. */
 export async function declareApp(
   baseUrl: string,

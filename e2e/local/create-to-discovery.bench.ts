@@ -6,7 +6,14 @@
 // timestamps: the instance record's createdAt and readyAt, and the adapter's first successful call.
 import { DiscoveryResponseSchema, InstanceListSchema, RunnersResponseSchema } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
-import { percentile, printFigure, startStack, waitFor, type StackProcess } from '@sandbox/testing';
+import {
+  exampleAppSpec,
+  percentile,
+  printFigure,
+  startStack,
+  waitFor,
+  type StackProcess,
+} from '@sandbox/testing';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { chosenRuntime, floorSample } from './runsc-floor';
@@ -31,18 +38,14 @@ interface Sample {
 
 const url = (port: number, path: string) => `http://127.0.0.1:${port}${path}`;
 
-function appSpec(image: string) {
-  return {
+const appSpec = (image: string) =>
+  exampleAppSpec(
     image,
-    port: 8080,
-    healthCheck: { type: 'http', path: '/healthz' },
+    { kind: 'reusable', capacity: 1, minReplicas: 1, maxReplicas: 1 },
     // A whole CPU: the floor's container has no CPU limit, and a quota below one core stretches the
     // app's own start (Node.js boots on one thread), which is not the platform's overhead.
-    resources: { cpu: '1', memory: '256Mi' },
-    mode: 'persistent',
-    instances: { kind: 'reusable', capacity: 1, minReplicas: 1, maxReplicas: 1 },
-  };
-}
+    { resources: { cpu: '1', memory: '256Mi' } },
+  );
 
 async function listed(stack: StackProcess, app: string): Promise<boolean> {
   const response = await fetch(url(stack.ports.NODE_SIM_PORT, '/discovery'));

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { InstanceListSchema } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
-import { ensureSdkVenv, startStack, waitFor, type StackProcess } from '@sandbox/testing';
+import { ensureSdkVenv, exampleAppSpec, startStack, waitFor, type StackProcess } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { parseSteps } from '../k3d/sdk-client-pod';
-import { declareApp, discoveredRunners as runnersOf, exampleAppSpec } from '../k3d/system-flow';
+import { declareApp, discoveredRunners as runnersOf } from '../k3d/system-flow';
 
 const APP = 'echo';
 const isRoot = process.getuid?.() === 0;
@@ -41,7 +41,7 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
       readyTimeoutMs: 120_000,
     });
     const token = (await stack.headers('admin')).authorization.slice('Bearer '.length);
-    const spec = exampleAppSpec(image, 'none', { warmPool: 2, max: 4 });
+    const spec = exampleAppSpec(image, { kind: 'single-session', warmPool: 2, max: 4 }, { egress: 'none' });
     await declareApp(url(stack.ports.INSTANCE_MANAGER_PORT, ''), token, APP, spec);
   }, 300_000);
 

@@ -6,7 +6,9 @@ export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
 export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
 export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-process';
-export { parentEnv } from './config';
+export { leaseSpecRounds, parentEnv } from './config';
+export { exampleAppSpec } from './example-app-spec';
+export { buyPaidSession, type PaidSession } from './paid-session';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
 export {
   checkActs,
@@ -21,6 +23,13 @@ export {
   type RecordedAct,
   type Replica,
 } from './lease-replicas';
+export {
+  closeLeaseWorld,
+  finishLeaseSpec,
+  openLeaseWorld,
+  runLeaseSpecRounds,
+  type LeaseSpecWorld,
+} from './lease-spec';
 export {
   figureProblem,
   formatFigure,

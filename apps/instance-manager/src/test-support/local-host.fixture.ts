@@ -4,27 +4,13 @@ import { createLocalDriver, ensureExampleAppImage, hostResources, runCommand } f
 import type { SandboxDriver } from '@sandbox/sandbox-local';
 import { pino } from 'pino';
 import type { AppSpecInput } from '@sandbox/protocol';
+import { exampleAppSpec } from '@sandbox/testing';
 import { chooseLocalRuntime } from '../drivers/local-runtime-choice';
 
 /** Builds (or finds) the example app's image. */
 export const exampleImage = (): Promise<string> => ensureExampleAppImage();
 
-/** A spec of the example app. */
-export function exampleAppSpec(
-  image: string,
-  instances: AppSpecInput['instances'],
-  extra: Partial<AppSpecInput> = {},
-): AppSpecInput {
-  return {
-    image,
-    port: 8080,
-    healthCheck: { type: 'http', path: '/healthz' },
-    resources: { cpu: '500m', memory: '256Mi' },
-    mode: 'persistent',
-    instances,
-    ...extra,
-  };
-}
+export { exampleAppSpec };
 
 /**
  * A name prefix and instance subnet for one run of a root test: two engineers (or CI and an engineer)

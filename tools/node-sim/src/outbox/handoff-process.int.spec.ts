@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PaymentChallengeSchema, WinningTicketSchema } from '@sandbox/protocol';
-import { waitFor } from '@sandbox/testing';
+import { WinningTicketSchema } from '@sandbox/protocol';
+import { buyPaidSession, waitFor } from '@sandbox/testing';
 import type { HandoffServer } from '../testing/handoff-server';
 import { startHandoffServer } from '../testing/handoff-server';
 import type { SimProcess } from '../testing/sim-process';
@@ -66,29 +66,7 @@ async function buySession(publicUrl: string): Promise<void> {
       price_info: { price: 36, currency: 'usd', unit: 'hour' },
     },
   );
-  const { address } = (await (await post(`${publicUrl}/sign-orchestrator-info`, {}, {})).json()) as {
-    address: string;
-  };
-  const challenge = PaymentChallengeSchema.parse(
-    await (await post(`${publicUrl}/apps/paid/session`, { 'Livepeer-Payer-Address': address }, {})).json(),
-  );
-  const paid = (await (
-    await post(
-      `${publicUrl}/generate-live-payment`,
-      {},
-      { orchestrator: challenge.payment_params, type: 'live', ManifestID: challenge.manifest_id },
-    )
-  ).json()) as { payment: string; segCreds: string };
-  const reply = await post(
-    `${publicUrl}/apps/paid/session`,
-    {
-      'Livepeer-Payer-Address': address,
-      'Livepeer-Payment': paid.payment,
-      'Livepeer-Segment': paid.segCreds,
-    },
-    {},
-  );
-  expect(reply.status).toBe(200);
+  expect((await buyPaidSession(publicUrl, 'paid')).status).toBe(200);
 }
 
 describe('winning-ticket hand-off across a crash', () => {

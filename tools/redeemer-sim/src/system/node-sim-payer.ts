@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PaymentChallengeSchema } from '@sandbox/protocol';
-import { waitFor } from '@sandbox/testing';
+import { buyPaidSession, waitFor } from '@sandbox/testing';
 import { computeTicketHash } from '@sandbox/tickets';
 import { z } from 'zod';
 import { spawnService, type ServiceProcess } from './service-process';
@@ -30,40 +29,11 @@ export interface NodeSimPayer {
   restart(): Promise<void>;
 }
 
-const post = (url: string, headers: Record<string, string>, body: unknown): Promise<Response> =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-
 /** Buys one session of runner `paid` through Node's paid flow; returns the hashes of its tickets. */
-async function buyPaidSession(publicUrl: string, session: number): Promise<string[]> {
-  const { address } = (await (await post(`${publicUrl}/sign-orchestrator-info`, {}, {})).json()) as {
-    address: string;
-  };
-  const challenge = PaymentChallengeSchema.parse(
-    await (await post(`${publicUrl}/apps/paid/session`, { 'Livepeer-Payer-Address': address }, {})).json(),
-  );
-  const paid = (await (
-    await post(
-      `${publicUrl}/generate-live-payment`,
-      {},
-      { orchestrator: challenge.payment_params, type: 'live', ManifestID: challenge.manifest_id },
-    )
-  ).json()) as { payment: string; segCreds: string };
-  const reply = await post(
-    `${publicUrl}/apps/paid/session`,
-    {
-      'Livepeer-Payer-Address': address,
-      'Livepeer-Payment': paid.payment,
-      'Livepeer-Segment': paid.segCreds,
-    },
-    {},
-  );
-  await reply.body?.cancel();
-  if (reply.status !== 200) throw new Error(`session ${session} was not paid: ${reply.status}`);
-  const blob = PaymentBlobSchema.parse(JSON.parse(Buffer.from(paid.payment, 'base64').toString('utf8')));
+async function buyPaidSessionTickets(publicUrl: string, session: number): Promise<string[]> {
+  const { status, payment } = await buyPaidSession(publicUrl, 'paid');
+  if (status !== 200) throw new Error(`session ${session} was not paid: ${status}`);
+  const blob = PaymentBlobSchema.parse(JSON.parse(Buffer.from(payment, 'base64').toString('utf8')));
   return blob.senderParams.map(({ senderNonce }) =>
     computeTicketHash({ ...blob.ticketParams, sender: blob.sender, senderNonce }),
   );
@@ -114,17 +84,17 @@ export async function startNodeSimPayer(
       { description: 'node-sim to print its listening line', timeoutMs: 30_000 },
     );
     publicUrl = (JSON.parse(line) as { publicUrl: string }).publicUrl;
-    const heartbeat = await post(
-      `${publicUrl}/runners/heartbeat`,
-      { Authorization: 'node-sim-bootstrap-secret' },
-      {
+    const heartbeat = await fetch(`${publicUrl}/runners/heartbeat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'node-sim-bootstrap-secret' },
+      body: JSON.stringify({
         runner_id: 'paid',
         runner_url: 'http://10.0.0.1',
         app: 'echo',
         capacity: 10_000,
         price_info: { price: 36, currency: 'usd', unit: 'hour' },
-      },
-    );
+      }),
+    });
     if (heartbeat.status !== 200) throw new Error(`node-sim heartbeat answered ${heartbeat.status}`);
   };
   await ready();
@@ -138,7 +108,7 @@ export async function startNodeSimPayer(
     },
     async buySession() {
       sessions += 1;
-      return buyPaidSession(publicUrl, sessions);
+      return buyPaidSessionTickets(publicUrl, sessions);
     },
     async restart() {
       await process.kill9();
