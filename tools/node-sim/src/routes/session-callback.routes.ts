@@ -9,7 +9,7 @@ import {
 } from '../go/go-json';
 import { readBody } from '../http/body';
 import { fail, writeJson } from '../http/respond';
-import type { PathValues, Router } from '../http/router';
+import type { PathValues, RouteHandler, Router } from '../http/router';
 import type { SimContext } from '../sim-context';
 
 /** Trickle channels node-wide; 256 are kept for runners' O2R channels. */
@@ -62,11 +62,8 @@ async function createChannels(
   ctx: SimContext,
   req: IncomingMessage,
   res: ServerResponse,
-  params: PathValues,
+  { runnerId, sessionId }: Scope,
 ): Promise<void> {
-  const { runnerId, sessionId, token } = scope(req, params);
-  if (!ctx.sessions.validSessionToken(runnerId, sessionId, token))
-    return fail(res, 403, NodeErrorMessage.InvalidSessionToken);
   const requested = await decodeBody(req, decodeChannelRequests);
   if (!requested || requested.length > NodeLimits.maxChannelsPerRequest)
     return fail(res, 400, NodeErrorMessage.InvalidChannelsRequest);
@@ -107,11 +104,8 @@ async function deleteChannels(
   ctx: SimContext,
   req: IncomingMessage,
   res: ServerResponse,
-  params: PathValues,
+  { runnerId, sessionId }: Scope,
 ): Promise<void> {
-  const { runnerId, sessionId, token } = scope(req, params);
-  if (!ctx.sessions.validSessionToken(runnerId, sessionId, token))
-    return fail(res, 403, NodeErrorMessage.InvalidSessionToken);
   const names = await decodeBody(req, (value) => {
     let list: string[] = [];
     forEachField(value, ['channels'], (_field, channels) => (list = decodeStringArray(channels)));
@@ -133,11 +127,8 @@ async function createProxy(
   ctx: SimContext,
   req: IncomingMessage,
   res: ServerResponse,
-  params: PathValues,
+  { runnerId, sessionId, token }: Scope,
 ): Promise<void> {
-  const { runnerId, sessionId, token } = scope(req, params);
-  if (!ctx.sessions.validSessionToken(runnerId, sessionId, token))
-    return fail(res, 403, NodeErrorMessage.InvalidSessionToken);
   const targetUrl = await decodeBody(req, (value) => {
     let target = '';
     forEachField(value, ['target_url'], (_field, fieldValue) => (target = decodeString(fieldValue, target)));
@@ -156,16 +147,28 @@ async function createProxy(
   writeJson(res, 200, { proxy_id: added.value, url: ctx.state.proxyUrl(added.value) });
 }
 
+type ScopedHandler = (
+  ctx: SimContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  scope: Scope,
+) => Promise<void>;
+
+/** A session callback: Node answers 403 before anything else unless the session token is the session's. */
+function scoped(ctx: SimContext, handler: ScopedHandler): RouteHandler {
+  return (req, res, params) => {
+    const session = scope(req, params);
+    if (!ctx.sessions.validSessionToken(session.runnerId, session.sessionId, session.token))
+      return fail(res, 403, NodeErrorMessage.InvalidSessionToken);
+    return handler(ctx, req, res, session);
+  };
+}
+
 /** Runner callbacks under `Livepeer-Session-Control`: session channels and generated proxies. */
 export function addSessionCallbackRoutes(router: Router, ctx: SimContext): void {
+  const channels = '/runner/{runner_id}/session/{session_id}/channels';
   router
-    .add('POST', '/runner/{runner_id}/session/{session_id}/channels', (req, res, params) =>
-      createChannels(ctx, req, res, params),
-    )
-    .add('DELETE', '/runner/{runner_id}/session/{session_id}/channels', (req, res, params) =>
-      deleteChannels(ctx, req, res, params),
-    )
-    .add('POST', '/runner/{runner_id}/session/{session_id}/proxy', (req, res, params) =>
-      createProxy(ctx, req, res, params),
-    );
+    .add('POST', channels, scoped(ctx, createChannels))
+    .add('DELETE', channels, scoped(ctx, deleteChannels))
+    .add('POST', '/runner/{runner_id}/session/{session_id}/proxy', scoped(ctx, createProxy));
 }
