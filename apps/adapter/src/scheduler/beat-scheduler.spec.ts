@@ -35,6 +35,26 @@ describe('beat scheduler', () => {
     expect(scheduler.size).toBe(0);
   });
 
+  it('starts the tasks due within earlyMs of a wake-up in it, and arms for the next one', async () => {
+    const clock = new ManualClock(0);
+    const scheduler = createBeatScheduler({ ...clock, maxConcurrent: 4, logger, earlyMs: 50 });
+    const ran: Array<[string, number]> = [];
+    for (const [key, due] of [
+      ['a', 100],
+      ['b', 150],
+      ['c', 151],
+    ] as const) {
+      scheduler.set(key, due, async () => void ran.push([key, clock.now()]));
+    }
+    await clock.advanceAndSettle(200);
+    expect(ran).toEqual([
+      ['a', 100],
+      ['b', 100],
+      ['c', 151],
+    ]);
+    expect(scheduler.earlyMs).toBe(50);
+  });
+
   it('replaces a key due time, and cancels it', async () => {
     const clock = new ManualClock(0);
     const scheduler = createBeatScheduler({ ...clock, maxConcurrent: 4, logger });
