@@ -49,6 +49,9 @@ export interface AdapterWiring extends ServiceWiring {
 
 type Clocks = Pick<Clock, 'now' | 'schedule'>;
 
+/** Beats due within this many ms of a wake-up run in it (fewer wake-ups; Node's TTL is many seconds). */
+const BEAT_EARLY_MS = 50;
+
 function buildManager(
   deps: AdapterServiceDeps,
   clocks: Clocks,
@@ -63,6 +66,7 @@ function buildManager(
   const scheduler = createBeatScheduler({
     ...clocks,
     maxConcurrent: config.MAX_CONCURRENT_REQUESTS,
+    earlyMs: BEAT_EARLY_MS,
     logger,
     onStart: (lateMs) => metrics.beatDelay(lateMs / 1_000),
   });

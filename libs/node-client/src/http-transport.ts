@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
+import { BoundedMemo } from './bounded-memo';
 
 /** One HTTP exchange with Node. */
 export interface HttpExchange {
@@ -112,15 +113,12 @@ function targetOf(url: string): Target {
  * would otherwise build a URL and its options object again for each request.
  */
 class TargetCache {
-  private static readonly MAX_ENTRIES = 256;
-  private readonly targets = new Map<string, Target>();
+  private readonly targets = new BoundedMemo<Target>(256);
 
   of(url: string): Target {
     let target = this.targets.get(url);
     if (target === undefined) {
       target = targetOf(url);
-      // URLs that change per request (O2R segment numbers) would grow the cache without bound.
-      if (this.targets.size >= TargetCache.MAX_ENTRIES) this.targets.clear();
       this.targets.set(url, target);
     }
     return target;

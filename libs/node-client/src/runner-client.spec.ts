@@ -179,6 +179,31 @@ describe('runner client', () => {
     ).rejects.toMatchObject({ status: 403 });
   });
 
+  it('reads a repeated heartbeat answer as before, shared and frozen; a changed one afresh', async () => {
+    const { heartbeat_secret: _secret, o2r: _o2r, ...steady } = registration;
+    let answer: unknown = steady;
+    const client = clientOf({ fetch: fakeFetch(() => json(200, answer)).fetch });
+    const call = { baseUrl: 'http://node', credential: 'c', body, timeoutMs: 1_000 };
+    const first = await client.heartbeat(call);
+    const second = await client.heartbeat(call);
+    expect(second).toMatchObject({ intervalMs: 5_000, ttlMs: 30_000, response: steady });
+    expect(second.response).toBe(first.response);
+    expect(Object.isFrozen(second.response.session_ids)).toBe(true);
+    answer = { ...steady, session_ids: ['s1'] };
+    expect((await client.heartbeat(call)).response.session_ids).toEqual(['s1']);
+    answer = { ...steady, heartbeat_ttl: '1s' };
+    await expect(client.heartbeat(call)).rejects.toMatchObject({ kind: 'invalid-response' });
+  });
+
+  it('keeps no registration answer (it holds the new credential)', async () => {
+    const client = clientOf({ fetch: fakeFetch(() => json(200, registration)).fetch });
+    const call = { baseUrl: 'http://node', credential: 'c', body, timeoutMs: 1_000 };
+    const first = await client.heartbeat(call);
+    const second = await client.heartbeat(call);
+    expect(second.response).toEqual(first.response);
+    expect(second.response).not.toBe(first.response);
+  });
+
   it('writes a decimal USD price as a JSON number, digit for digit', () => {
     const text = encodeHeartbeatBody({
       ...body,

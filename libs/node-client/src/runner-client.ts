@@ -9,6 +9,7 @@ import {
   type HeartbeatRequest,
   type HeartbeatResponse,
 } from '@sandbox/protocol';
+import { BoundedMemo } from './bounded-memo';
 import { NodeRequestError } from './errors';
 import { callNode, type NodeReply } from './http-call';
 import { defaultHttpTransport, type HttpTransport } from './http-transport';
@@ -117,7 +118,9 @@ function parseJson(route: string, reply: NodeReply): unknown {
   }
 }
 
-function parseHeartbeat(reply: NodeReply): HeartbeatResult {
+type HeartbeatAnswer = Omit<HeartbeatResult, 'latencyMs'>;
+
+function validateHeartbeat(reply: NodeReply): HeartbeatAnswer {
   const parsed = HeartbeatResponseSchema.safeParse(parseJson('heartbeat', reply));
   if (!parsed.success) {
     const reason = `unexpected body: ${summarizeZodIssues(parsed.error)}`;
@@ -131,7 +134,24 @@ function parseHeartbeat(reply: NodeReply): HeartbeatResult {
       route: 'heartbeat',
     });
   }
-  return { response: parsed.data, intervalMs, ttlMs, latencyMs: reply.latencyMs };
+  return { response: parsed.data, intervalMs, ttlMs };
+}
+
+/**
+ * Node's answer to a runner's steady heartbeats repeats byte for byte (its id, the same base,
+ * durations and sessions), so each text is parsed and checked once. A registration's answer holds
+ * the runner's new credential and is never kept. Kept answers are frozen: callers share them.
+ */
+function parseHeartbeat(reply: NodeReply, answers: BoundedMemo<HeartbeatAnswer>): HeartbeatResult {
+  let answer = answers.get(reply.text);
+  if (answer === undefined) {
+    answer = validateHeartbeat(reply);
+    if (answer.response.heartbeat_secret === undefined) {
+      Object.freeze(answer.response.session_ids);
+      answers.set(reply.text, Object.freeze({ ...answer, response: Object.freeze(answer.response) }));
+    }
+  }
+  return { ...answer, latencyMs: reply.latencyMs };
 }
 
 function expectOk(route: string, reply: NodeReply): void {
@@ -179,13 +199,15 @@ export function createRunnerClient(options: RunnerClientOptions = {}): RunnerCli
     if (base !== lastBase) [lastBase, lastUrl] = [base, joinUrl(base, '/runners/heartbeat')];
     return lastUrl;
   };
+  // Two answers per runner (Node's maximum is 256) before it starts over.
+  const answers = new BoundedMemo<HeartbeatAnswer>(512);
   return {
     async heartbeat(call) {
       const headers = { [NodeHeader.Authorization]: call.credential, 'Content-Type': 'application/json' };
       const url = heartbeatUrl(call.baseUrl);
       const reply = await post('heartbeat', url, headers, call, encodeHeartbeatBody(call.body));
       if (reply.status !== 200) throw errorFrom('heartbeat', reply);
-      return parseHeartbeat(reply);
+      return parseHeartbeat(reply, answers);
     },
     async unregister(call) {
       const url = joinUrl(call.baseUrl, `/runners/${encodeURIComponent(call.runnerId)}/unregister`);

@@ -1,9 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { ManualClock } from '@sandbox/testing';
-import { createBeatScheduler } from './beat-scheduler';
+import { createBeatScheduler, type BeatScheduler } from './beat-scheduler';
 
 const logger = pino({ level: 'silent' });
+
+/** Sets a task per [key, due time] that records its key and start time in `ran`. */
+function setRecorders(
+  scheduler: BeatScheduler,
+  clock: ManualClock,
+  dues: ReadonlyArray<readonly [string, number]>,
+): Array<[string, number]> {
+  const ran: Array<[string, number]> = [];
+  for (const [key, due] of dues) scheduler.set(key, due, async () => void ran.push([key, clock.now()]));
+  return ran;
+}
 
 describe('beat scheduler', () => {
   it('runs tasks at their due times in due order, from one timer', async () => {
@@ -15,14 +26,11 @@ describe('beat scheduler', () => {
       logger,
       onStart: (ms) => late.push(ms),
     });
-    const ran: Array<[string, number]> = [];
-    for (const [key, due] of [
+    const ran = setRecorders(scheduler, clock, [
       ['b', 200],
       ['a', 100],
       ['c', 300],
-    ] as const) {
-      scheduler.set(key, due, async () => void ran.push([key, clock.now()]));
-    }
+    ]);
     await clock.settle();
     expect(clock.pending).toBe(1);
     await clock.advanceAndSettle(300);
@@ -33,6 +41,23 @@ describe('beat scheduler', () => {
     ]);
     expect(late).toEqual([0, 0, 0]);
     expect(scheduler.size).toBe(0);
+  });
+
+  it('starts the tasks due within earlyMs of a wake-up in it, and arms for the next one', async () => {
+    const clock = new ManualClock(0);
+    const scheduler = createBeatScheduler({ ...clock, maxConcurrent: 4, logger, earlyMs: 50 });
+    const ran = setRecorders(scheduler, clock, [
+      ['a', 100],
+      ['b', 150],
+      ['c', 151],
+    ]);
+    await clock.advanceAndSettle(200);
+    expect(ran).toEqual([
+      ['a', 100],
+      ['b', 100],
+      ['c', 151],
+    ]);
+    expect(scheduler.earlyMs).toBe(50);
   });
 
   it('replaces a key due time, and cancels it', async () => {

@@ -13,6 +13,12 @@ export interface BeatSchedulerOptions {
   logger: Logger;
   /** How late a task started (ms after its due time), for the jitter metric. */
   onStart?(lateMs: number): void;
+  /**
+   * How early a task may start so that it shares a wake-up with the task due before it. Each wake-up
+   * of an otherwise idle process costs more than the heartbeat it serves (the kernel's switch, cold
+   * caches), and Node does not mind a beat a few tens of ms early. @defaultValue 0
+   */
+  earlyMs?: number;
 }
 
 /** One timer driving every runner's heartbeats. */
@@ -23,6 +29,8 @@ export interface BeatScheduler {
   cancel(key: string): void;
   /** Keys waiting or running. */
   readonly size: number;
+  /** How early a task may start (see {@link BeatSchedulerOptions.earlyMs}). */
+  readonly earlyMs: number;
   /** Stops starting tasks; resolves when the running ones have finished. */
   stop(): Promise<void>;
 }
@@ -49,8 +57,11 @@ class SingleTimerScheduler implements BeatScheduler {
   private timerAt = Number.POSITIVE_INFINITY;
   private stopped = false;
   private pumpQueued = false;
+  readonly earlyMs: number;
 
-  constructor(private readonly options: BeatSchedulerOptions) {}
+  constructor(private readonly options: BeatSchedulerOptions) {
+    this.earlyMs = options.earlyMs ?? 0;
+  }
 
   set(key: string, dueAt: number, task: ScheduledTask): void {
     if (this.stopped) return;
@@ -94,11 +105,12 @@ class SingleTimerScheduler implements BeatScheduler {
   private pump(): void {
     if (this.stopped) return;
     const now = this.options.now();
+    const horizon = now + this.earlyMs;
     let due: Entry[] | undefined;
     let next = Number.POSITIVE_INFINITY;
     for (const entry of this.waiting.values()) {
       // Entries already due wait for a free slot or for their key's run to end; both pump again.
-      if (entry.dueAt > now) next = Math.min(next, entry.dueAt);
+      if (entry.dueAt > horizon) next = Math.min(next, entry.dueAt);
       else if (!this.running.has(entry.key)) (due ??= []).push(entry);
     }
     if (due !== undefined) {

@@ -51,7 +51,8 @@ export class BeatTimer {
 
   /** After a heartbeat: the next periodic due time, re-phased only when far behind (after an outage). */
   beat(intervalMs: number): void {
-    const now = this.deps.now();
+    // A beat the scheduler started early serves its due time: the next one is an interval on.
+    const now = this.deps.now() + this.deps.scheduler.earlyMs;
     let due = this.nextPeriodicDue ?? now;
     if (due <= now) due += intervalMs;
     if (due <= now) due = now + intervalMs;

@@ -13,7 +13,9 @@ import { RunnerAgent } from './runner-agent';
 
 const INTERVAL = 5_000;
 
-function setup(options: { drain?: AdapterDrainMode; record?: Partial<RegistrationRecord> } = {}) {
+function setup(
+  options: { drain?: AdapterDrainMode; record?: Partial<RegistrationRecord>; earlyMs?: number } = {},
+) {
   const clock = new ManualClock(0);
   const node = new FakeNode(clock.now);
   const logger = pino({ level: 'silent' });
@@ -26,6 +28,13 @@ function setup(options: { drain?: AdapterDrainMode; record?: Partial<Registratio
   };
   const metrics = new Proxy({}, { get: () => () => undefined }) as AdapterMetrics;
   const reload = jest.fn();
+  const scheduler = createBeatScheduler({
+    now: clock.now,
+    schedule: clock.schedule,
+    maxConcurrent: 8,
+    logger,
+    ...(options.earlyMs === undefined ? {} : { earlyMs: options.earlyMs }),
+  });
   const record: RegistrationRecord = {
     version: 1,
     instance: {
@@ -62,7 +71,7 @@ function setup(options: { drain?: AdapterDrainMode; record?: Partial<Registratio
       o2rKeepaliveTimeoutMs: 25_000,
       o2rSlots: new O2RSlots(256),
       publisher,
-      scheduler: createBeatScheduler({ now: clock.now, schedule: clock.schedule, maxConcurrent: 8, logger }),
+      scheduler,
       save: async () => undefined,
       erase: async () => undefined,
       drainMode: () => options.drain ?? 'open',
@@ -71,7 +80,7 @@ function setup(options: { drain?: AdapterDrainMode; record?: Partial<Registratio
     record,
   );
   const beats = () => node.calls.filter((call) => call.kind === 'heartbeat');
-  return { clock, node, agent, events, reload, beats };
+  return { clock, node, agent, events, reload, beats, scheduler };
 }
 
 describe('runner agent', () => {
@@ -95,6 +104,15 @@ describe('runner agent', () => {
       advertisedCapacity: 4,
       heartbeat: { intervalMs: 5_000, ttlMs: 30_000 },
     });
+  });
+
+  it('keeps its phase when a beat starts early in a shared wake-up (one beat per interval)', async () => {
+    const { clock, agent, beats, scheduler } = setup({ earlyMs: 50 });
+    agent.start(false);
+    await clock.advanceAndSettle(0);
+    scheduler.set('other', 3_720, async () => undefined);
+    await clock.advanceAndSettle(15_000);
+    expect(beats().map((call) => call.at)).toEqual([0, 3_720, 8_750, 13_750]);
   });
 
   it('retries 503s with backoff inside the interval and keeps the phase', async () => {
