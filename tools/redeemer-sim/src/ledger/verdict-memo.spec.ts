@@ -1,20 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { buildWinningTicket, createSignatureVerifier, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
-import type { SignatureVerifier } from '@sandbox/tickets';
+import { createSignatureVerifier, type SignatureVerifier } from '@sandbox/tickets';
+import { ticketFactory } from '../system/ticket-factory';
 import { rememberChecks } from './verdict-memo';
 
-const ticket = (nonce: number) =>
-  buildWinningTicket({
-    senderKey: hexToBytes(`0x${'00'.repeat(31)}07`),
-    recipient: `0x${'1d'.repeat(20)}`,
-    faceValue: 1_000n,
-    winProb: MAX_UINT256,
-    senderNonce: nonce,
-    recipientRand: BigInt(nonce) * 7_919n,
-    creationRound: 10n,
-    creationRoundBlockHash: `0x${'ab'.repeat(32)}`,
-    paramsExpirationBlock: 1n,
-  });
+const make = ticketFactory({ seed: 5 });
 
 /** The real verifier, counting the signatures it is asked about. */
 function countingVerifier() {
@@ -32,8 +21,8 @@ describe('remembered ticket checks', () => {
   it('answers a repeated check from memory, good and bad verdicts alike', () => {
     const { verifier, calls } = countingVerifier();
     const check = rememberChecks(verifier, 10);
-    const good = ticket(1);
-    const forged = { ...ticket(2), sig: good.sig };
+    const good = make();
+    const forged = { ...make(), sig: good.sig };
     expect(check(good)).toEqual({ ok: true });
     expect(check(forged)).toMatchObject({ ok: false, reason: 'invalid_signature' });
     // The same fields in another object (as read back from the store) are the same question.
@@ -45,7 +34,7 @@ describe('remembered ticket checks', () => {
   it('checks again when any field differs', () => {
     const { verifier } = countingVerifier();
     const check = rememberChecks(verifier, 10);
-    const good = ticket(3);
+    const good = make();
     expect(check(good)).toEqual({ ok: true });
     expect(check({ ...good, recipientRand: `0x${'00'.repeat(31)}01` })).toMatchObject({
       ok: false,
@@ -57,7 +46,7 @@ describe('remembered ticket checks', () => {
   it('forgets the oldest verdict beyond its size', () => {
     const { verifier, calls } = countingVerifier();
     const check = rememberChecks(verifier, 2);
-    const [one, two, three] = [ticket(4), ticket(5), ticket(6)];
+    const [one, two, three] = [make(), make(), make()];
     for (const item of [one, two, three, one]) check(item);
     expect(calls).toEqual([one.sig, two.sig, three.sig, one.sig]);
   });
