@@ -54,7 +54,12 @@ export const HandoffConfigSchema = baseEnvSchema({ port: 7104, shutdownTimeoutMs
     /** File holding the credential sent to the redemption service. Secret. */
     REDEEMER_SECRET_FILE: secretFilePathField(),
     DELIVERY_TIMEOUT_MS: durationMsField(10_000, 100),
-    DELIVERY_CONCURRENCY: count(32, 1, 256),
+    /**
+     * Deliveries in flight at once (and keep-alive connections to the redeemer). Each one waits on two
+     * Redis fsyncs (AOF `always`) and the redeemer's own durable write, so this bounds the rate:
+     * measured on 2 cores, 64 delivers 25-50 % more per second than 32, at less CPU per ticket.
+     */
+    DELIVERY_CONCURRENCY: count(64, 1, 256),
     /** At most this many deliveries start per window, so a recovering redeemer is not flooded. */
     DELIVERY_RATE_MAX: count(200, 1, 1_000_000),
     DELIVERY_RATE_WINDOW_MS: durationMsField(1_000, 10),

@@ -6,6 +6,7 @@ import { createApp } from './app';
 import type { Faults } from './faults';
 import { createRedeemLoop } from './ledger/redeem-loop';
 import { SimChain } from './ledger/sim-chain';
+import { rememberChecks } from './ledger/verdict-memo';
 import { SimStore } from './store/sim-store';
 
 const TOKEN = 'redeemer-sim-token';
@@ -30,11 +31,11 @@ function sim(
 ) {
   const store = new SimStore(':memory:');
   const chain = new SimChain(store, { blockMs: 12_000, roundBlocks: 5_760, genesisMs: 0, now: Date.now });
-  const verifier = createSignatureVerifier();
+  const check = rememberChecks(createSignatureVerifier(), 100);
   const loop = createRedeemLoop({
     store,
     chain,
-    verifier,
+    check,
     logger,
     now: Date.now,
     intervalMs: 1_000,
@@ -52,7 +53,7 @@ function sim(
     store,
     chain,
     faults: { current, random },
-    verifier,
+    check,
     token: TOKEN,
     now: Date.now,
     recipient: RECIPIENT,

@@ -1,8 +1,8 @@
 import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
-import type { SignatureVerifier } from '@sandbox/tickets';
 import type { Express } from 'express';
 import type { FaultState } from './faults';
 import type { SimChain } from './ledger/sim-chain';
+import type { TicketChecker } from './ledger/verdict-memo';
 import { redeemerRouter } from './routes/redeemer.routes';
 import { simRouter } from './routes/sim.routes';
 import type { SimStore } from './store/sim-store';
@@ -14,7 +14,7 @@ export interface RedeemerSimDeps {
   store: SimStore;
   chain: SimChain;
   faults: FaultState;
-  verifier: SignatureVerifier;
+  check: TicketChecker;
   /** The credential callers must present. Secret. */
   token: string;
   now: () => number;
@@ -36,7 +36,7 @@ export function createApp(deps: RedeemerSimDeps): Express {
         redeemerRouter({
           store: deps.store,
           faults: deps.faults,
-          verifier: deps.verifier,
+          check: deps.check,
           token: deps.token,
           now: deps.now,
           ...(deps.recipient === undefined ? {} : { recipient: deps.recipient }),

@@ -11,7 +11,7 @@ import { createApp } from './app';
 import { processEnv, RedeemerSimConfigSchema } from './config';
 import { createRedeemLoop } from './ledger/redeem-loop';
 import { SimChain } from './ledger/sim-chain';
-import { rememberVerdicts } from './ledger/verdict-memo';
+import { rememberChecks } from './ledger/verdict-memo';
 import { SimStore } from './store/sim-store';
 
 const config = loadConfig(RedeemerSimConfigSchema, processEnv());
@@ -34,11 +34,11 @@ const chain = new SimChain(store, {
   now,
 });
 // Each ticket is checked on delivery and again on redemption: the second check reuses the verdict.
-const verifier = rememberVerdicts(createSignatureVerifier(), 20_000);
+const check = rememberChecks(createSignatureVerifier(), 20_000);
 const loop = createRedeemLoop({
   store,
   chain,
-  verifier,
+  check,
   logger: runtime.logger,
   now,
   intervalMs: config.SIM_REDEEM_INTERVAL_MS,
@@ -67,7 +67,7 @@ const app = createApp({
   store,
   chain,
   faults,
-  verifier,
+  check,
   token,
   now,
   redeemNow: loop.tick,

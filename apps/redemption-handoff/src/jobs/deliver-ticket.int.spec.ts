@@ -97,6 +97,19 @@ describe('deliver-ticket', () => {
     expect(events.sort()).toEqual(['accepted', 'duplicate']);
   });
 
+  it('has the record acknowledged by the time its job completes', async () => {
+    const tickets = [make(), make(), make()];
+    const { redeemer } = scriptedRedeemer(() => ({ kind: 'accepted', duplicate: false }));
+    startWorker(redeemer);
+    const seen: (string | undefined)[] = [];
+    worker?.worker.on('completed', (job) => {
+      void ctx.store.get(job.id ?? '').then((record) => seen.push(record?.state));
+    });
+    for (const ticket of tickets) await store(ticket);
+    await waitFor(() => seen.length === tickets.length, { description: 'every job to complete' });
+    expect(seen).toEqual(['accepted', 'accepted', 'accepted']);
+  });
+
   it('retries 5xx, timeouts and refused connections until the redeemer takes the ticket', async () => {
     const ticket = make();
     const errors = ['http_5xx', 'timeout', 'connection_refused'] as const;

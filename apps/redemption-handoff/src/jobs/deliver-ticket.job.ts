@@ -67,11 +67,18 @@ export function createDeliverTicketHandler(deps: DeliverTicketDeps) {
     const result = await deps.redeemer.deliver(record.ticket);
     const now = deps.now();
     if (result.kind === 'accepted') {
-      const done = await store.transition(ticketHash, 'accepted', OWED, now, {
-        [RecordField.acceptedAt]: String(now),
-      });
       const outcome = result.duplicate ? 'duplicate' : 'accepted';
-      if (done.result === 'ok') observe({ outcome, latencyMs: now - record.receivedAt });
+      // Not awaited, so that this script and BullMQ's move to completed (next on the same connection)
+      // share one round trip, one AOF fsync: Redis runs them in order, so the record is acknowledged
+      // before its job completes. Should the script fail alone, the job completes anyway and
+      // reconciliation gives the still-owed ticket a new job (the redeemer dedupes by hash).
+      store.transition(ticketHash, 'accepted', OWED, now, { [RecordField.acceptedAt]: String(now) }).then(
+        (done) => {
+          if (done.result === 'ok') observe({ outcome, latencyMs: now - record.receivedAt });
+        },
+        (error: unknown) =>
+          logger.error({ err: error, ticketHash }, 'could not record an acknowledged delivery'),
+      );
       return outcome;
     }
     if (result.kind === 'rejected') {

@@ -83,17 +83,18 @@ async function dropFinished({ queries, queue, batchSize = 500 }: ReconcileDeps):
   let removed = 0;
   for (const type of QUEUED_STATES) {
     for (let start = 0; ;) {
-      const jobs = await queue.getJobs([type], start, start + batchSize - 1, true);
-      if (jobs.length === 0) break;
-      const states = await queries.statesOf(jobs.map((job) => job.id ?? ''));
+      // Ids only (job id = ticket hash): loading each job would cost Redis and this process far more.
+      const ids = await queue.getRanges([type], start, start + batchSize - 1, true);
+      if (ids.length === 0) break;
+      const states = await queries.statesOf(ids);
       let removedHere = 0;
-      for (const [i, job] of jobs.entries()) {
+      for (const [i, id] of ids.entries()) {
         if (owed.has(states[i])) continue;
         // A job a worker took meanwhile is locked and stays; the worker skips finished tickets anyway.
-        if ((await queue.remove(job.id ?? '')) === 1) removedHere += 1;
+        if ((await queue.remove(id)) === 1) removedHere += 1;
       }
       removed += removedHere;
-      start += jobs.length - removedHere;
+      start += ids.length - removedHere;
     }
   }
   return removed;

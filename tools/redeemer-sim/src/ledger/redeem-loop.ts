@@ -1,14 +1,14 @@
-import type { SignatureVerifier } from '@sandbox/tickets';
 import type { Logger } from 'pino';
 import type { SenderFunds, SimStore } from '../store/sim-store';
 import { decideRedemption } from './redemption';
 import type { SimChain } from './sim-chain';
+import type { TicketChecker } from './verdict-memo';
 
 /** Dependencies of {@link createRedeemLoop}. */
 export interface RedeemLoopDeps {
   readonly store: SimStore;
   readonly chain: SimChain;
-  readonly verifier: SignatureVerifier;
+  readonly check: TicketChecker;
   readonly logger: Logger;
   readonly now: () => number;
   readonly intervalMs: number;
@@ -46,7 +46,7 @@ export function createRedeemLoop(deps: RedeemLoopDeps): RedeemLoop {
           isUsed: deps.store.isUsed(ticket.ticketHash),
           funds: deps.store.funds(ticket.sender, deps.defaultFunds),
         };
-        const decision = decideRedemption(ticket, view, deps.verifier);
+        const decision = decideRedemption(ticket, view, deps.check);
         if (decision && deps.store.decideWithin({ ...decision, hash: ticket.ticketHash }, now)) decided += 1;
       }
       return decided;

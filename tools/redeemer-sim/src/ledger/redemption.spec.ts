@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { buildWinningTicket, createSignatureVerifier, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import type { WinningTicket } from '@sandbox/protocol';
+import {
+  buildWinningTicket,
+  checkWinningTicket,
+  createSignatureVerifier,
+  hexToBytes,
+  MAX_UINT256,
+} from '@sandbox/tickets';
 import { decideRedemption, type ChainView } from './redemption';
 
 const ticket = buildWinningTicket({
@@ -21,11 +28,12 @@ const chain: ChainView = {
   isUsed: false,
   funds: { deposit: 600n, reserve: 10_000n, withdrawRound: undefined },
 };
-const verifier = createSignatureVerifier();
+const signatures = createSignatureVerifier();
+const check = (checked: WinningTicket) => checkWinningTicket(checked, signatures);
 
 describe('decideRedemption', () => {
   it('redeems, paying from the deposit first and then the reserve', () => {
-    expect(decideRedemption(ticket, chain, verifier)).toMatchObject({
+    expect(decideRedemption(ticket, chain, check)).toMatchObject({
       outcome: 'redeemed',
       paidWei: '1000',
       submitted: true,
@@ -34,33 +42,33 @@ describe('decideRedemption', () => {
   });
 
   it('waits while the params are still accepted, unless told not to', () => {
-    expect(decideRedemption(ticket, { ...chain, block: 499n }, verifier)).toBeUndefined();
+    expect(decideRedemption(ticket, { ...chain, block: 499n }, check)).toBeUndefined();
     expect(
-      decideRedemption(ticket, { ...chain, block: 499n, waitForParamsExpiry: false }, verifier),
+      decideRedemption(ticket, { ...chain, block: 499n, waitForParamsExpiry: false }, check),
     ).toMatchObject({
       outcome: 'redeemed',
     });
   });
 
   it('reports used and expired tickets without submitting', () => {
-    expect(decideRedemption(ticket, { ...chain, isUsed: true }, verifier)).toEqual({
+    expect(decideRedemption(ticket, { ...chain, isUsed: true }, check)).toEqual({
       outcome: 'already_used',
       submitted: false,
     });
-    expect(decideRedemption(ticket, { ...chain, round: 12n }, verifier)).toMatchObject({
+    expect(decideRedemption(ticket, { ...chain, round: 12n }, check)).toMatchObject({
       outcome: 'expired',
       submitted: false,
     });
   });
 
   it('rejects what the contract would revert on', () => {
-    expect(decideRedemption({ ...ticket, faceValue: '1001' }, chain, verifier)).toMatchObject({
+    expect(decideRedemption({ ...ticket, faceValue: '1001' }, chain, check)).toMatchObject({
       outcome: 'rejected',
       reason: 'hash_mismatch',
       submitted: false,
     });
     const unlocked = { ...chain, funds: { ...chain.funds, withdrawRound: 11n } };
-    expect(decideRedemption(ticket, unlocked, verifier)).toMatchObject({
+    expect(decideRedemption(ticket, unlocked, check)).toMatchObject({
       outcome: 'rejected',
       reason: 'sender is unlocked',
     });
@@ -71,7 +79,7 @@ describe('decideRedemption', () => {
       decideRedemption(
         ticket,
         { ...chain, funds: { deposit: 500n, reserve: 499n, withdrawRound: undefined } },
-        verifier,
+        check,
       ),
     ).toBeUndefined();
   });

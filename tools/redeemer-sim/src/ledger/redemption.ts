@@ -1,12 +1,7 @@
 import type { WinningTicket } from '@sandbox/protocol';
-import {
-  bytesToHex,
-  checkWinningTicket,
-  hexToBytes,
-  keccak256,
-  type SignatureVerifier,
-} from '@sandbox/tickets';
+import { bytesToHex, hexToBytes, keccak256 } from '@sandbox/tickets';
 import type { Decision, SenderFunds } from '../store/sim-store';
+import type { TicketChecker } from './verdict-memo';
 
 /** What the simulated TicketBroker knows when a ticket is considered. */
 export interface ChainView {
@@ -29,15 +24,15 @@ export interface ChainView {
 export function decideRedemption(
   ticket: WinningTicket,
   chain: ChainView,
-  verifier: SignatureVerifier,
+  check: TicketChecker,
 ): Omit<Decision, 'hash'> | undefined {
   if (chain.isUsed) return { outcome: 'already_used', submitted: false };
   if (BigInt(ticket.creationRound) + chain.validityRounds <= chain.round) {
     return { outcome: 'expired', reason: 'ticket is expired', submitted: false };
   }
   if (chain.waitForParamsExpiry && chain.block < BigInt(ticket.paramsExpirationBlock)) return undefined;
-  const check = checkWinningTicket(ticket, verifier);
-  if (!check.ok) return { outcome: 'rejected', reason: check.reason, submitted: false };
+  const verdict = check(ticket);
+  if (!verdict.ok) return { outcome: 'rejected', reason: verdict.reason, submitted: false };
   const { deposit, reserve, withdrawRound } = chain.funds;
   if (withdrawRound !== undefined && chain.round >= withdrawRound) {
     return { outcome: 'rejected', reason: 'sender is unlocked', submitted: false };

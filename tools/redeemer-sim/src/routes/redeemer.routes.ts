@@ -7,9 +7,9 @@ import {
   type RedemptionReceipt,
 } from '@sandbox/protocol';
 import { bearerAuth, ConflictError, InputError, UnavailableError, validate } from '@sandbox/service-kit';
-import { checkWinningTicket, type SignatureVerifier } from '@sandbox/tickets';
 import { Router, type RequestHandler } from 'express';
 import type { FaultState } from '../faults';
+import type { TicketChecker } from '../ledger/verdict-memo';
 import type { SimStore } from '../store/sim-store';
 import { createSubmitBatcher } from '../store/submit-batcher';
 
@@ -17,7 +17,8 @@ import { createSubmitBatcher } from '../store/submit-batcher';
 export interface RedeemerRouterDeps {
   readonly store: SimStore;
   readonly faults: FaultState;
-  readonly verifier: SignatureVerifier;
+  /** The contract's checks, run on each delivery before it is stored. */
+  readonly check: TicketChecker;
   readonly token: string;
   readonly now: () => number;
   readonly recipient?: string;
@@ -61,7 +62,7 @@ export function redeemerRouter(deps: RedeemerRouterDeps): Router {
     if (deps.recipient !== undefined && ticket.recipient !== deps.recipient) {
       return reject('recipient_mismatch', 'the ticket pays another recipient');
     }
-    const check = checkWinningTicket(ticket, deps.verifier);
+    const check = deps.check(ticket);
     if (!check.ok) return reject(check.reason, check.message);
     const stored = await submit(ticket, deps.now());
     if (stored === 'conflict') throw new ConflictError('this ticket hash is known with other contents');

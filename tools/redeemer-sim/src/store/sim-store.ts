@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { RedemptionOutcome, RedemptionOutcomeKind, WinningTicket } from '@sandbox/protocol';
 import { SCHEMA_SQL } from './schema.sql';
 import { prepareFile, toSimTicket, type Row } from './sim-rows';
@@ -45,6 +45,8 @@ export interface Decision {
  */
 export class SimStore {
   readonly #db: DatabaseSync;
+  /** Compiled once per SQL text: preparing is a good part of each statement's cost otherwise. */
+  readonly #statements = new Map<string, StatementSync>();
 
   constructor(path: string) {
     if (path !== ':memory:') prepareFile(path);
@@ -55,6 +57,15 @@ export class SimStore {
 
   close(): void {
     this.#db.close();
+  }
+
+  #sql(text: string): StatementSync {
+    let statement = this.#statements.get(text);
+    if (!statement) {
+      statement = this.#db.prepare(text);
+      this.#statements.set(text, statement);
+    }
+    return statement;
   }
 
   #transaction<T>(work: () => T): T {
@@ -84,51 +95,49 @@ export class SimStore {
 
   #submitOne(ticket: WinningTicket, now: number): SubmitResult {
     const text = JSON.stringify(ticket);
-    const existing = this.#db.prepare('SELECT ticket FROM tickets WHERE hash = ?').get(ticket.ticketHash) as
+    const existing = this.#sql('SELECT ticket FROM tickets WHERE hash = ?').get(ticket.ticketHash) as
       Row | undefined;
     if (existing) {
       if (existing.ticket !== text) return 'conflict';
-      this.#db
-        .prepare('UPDATE tickets SET deliveries = deliveries + 1 WHERE hash = ?')
-        .run(ticket.ticketHash);
+      this.#sql('UPDATE tickets SET deliveries = deliveries + 1 WHERE hash = ?').run(ticket.ticketHash);
       return 'duplicate';
     }
-    this.#db
-      .prepare('INSERT INTO tickets (hash, ticket, received_at) VALUES (?, ?, ?)')
-      .run(ticket.ticketHash, text, now);
+    this.#sql('INSERT INTO tickets (hash, ticket, received_at) VALUES (?, ?, ?)').run(
+      ticket.ticketHash,
+      text,
+      now,
+    );
     return 'accepted';
   }
 
   ticket(hash: string): SimTicket | undefined {
-    const row = this.#db.prepare('SELECT * FROM tickets WHERE hash = ?').get(hash) as Row | undefined;
+    const row = this.#sql('SELECT * FROM tickets WHERE hash = ?').get(hash) as Row | undefined;
     return row ? toSimTicket(row) : undefined;
   }
 
   /** Every ticket, oldest first (for the independent-ledger comparison of tests). */
   allTickets(): SimTicket[] {
-    return (this.#db.prepare('SELECT * FROM tickets ORDER BY received_at, hash').all() as Row[]).map(
-      toSimTicket,
-    );
+    return (this.#sql('SELECT * FROM tickets ORDER BY received_at, hash').all() as Row[]).map(toSimTicket);
   }
 
   /** Tickets without an outcome, oldest first. */
   pending(limit: number): SimTicket[] {
-    const rows = this.#db
-      .prepare('SELECT * FROM tickets WHERE outcome IS NULL ORDER BY received_at LIMIT ?')
-      .all(limit) as Row[];
+    const rows = this.#sql('SELECT * FROM tickets WHERE outcome IS NULL ORDER BY received_at LIMIT ?').all(
+      limit,
+    ) as Row[];
     return rows.map(toSimTicket);
   }
 
   isUsed(hash: string): boolean {
-    return this.#db.prepare('SELECT 1 FROM used_tickets WHERE hash = ?').get(hash) !== undefined;
+    return this.#sql('SELECT 1 FROM used_tickets WHERE hash = ?').get(hash) !== undefined;
   }
 
   markUsed(hash: string): void {
-    this.#db.prepare('INSERT OR IGNORE INTO used_tickets (hash) VALUES (?)').run(hash);
+    this.#sql('INSERT OR IGNORE INTO used_tickets (hash) VALUES (?)').run(hash);
   }
 
   funds(sender: string, fallback: SenderFunds): SenderFunds {
-    const row = this.#db.prepare('SELECT * FROM senders WHERE address = ?').get(sender) as Row | undefined;
+    const row = this.#sql('SELECT * FROM senders WHERE address = ?').get(sender) as Row | undefined;
     if (!row) return fallback;
     return {
       deposit: BigInt(row.deposit as string),
@@ -138,16 +147,14 @@ export class SimStore {
   }
 
   setFunds(sender: string, funds: SenderFunds): void {
-    this.#db
-      .prepare(
-        'INSERT OR REPLACE INTO senders (address, deposit, reserve, withdraw_round) VALUES (?, ?, ?, ?)',
-      )
-      .run(
-        sender,
-        funds.deposit.toString(),
-        funds.reserve.toString(),
-        funds.withdrawRound?.toString() ?? null,
-      );
+    this.#sql(
+      'INSERT OR REPLACE INTO senders (address, deposit, reserve, withdraw_round) VALUES (?, ?, ?, ?)',
+    ).run(
+      sender,
+      funds.deposit.toString(),
+      funds.reserve.toString(),
+      funds.withdrawRound?.toString() ?? null,
+    );
   }
 
   /** Records a decision atomically; false (and no change) when the ticket already has an outcome. */
@@ -165,11 +172,10 @@ export class SimStore {
 
   /** {@link SimStore.decide} for use inside {@link SimStore.inTransaction}. */
   decideWithin(decision: Decision, now: number): boolean {
-    const row = this.#db.prepare('SELECT outcome FROM tickets WHERE hash = ?').get(decision.hash) as
-      Row | undefined;
+    const row = this.#sql('SELECT outcome FROM tickets WHERE hash = ?').get(decision.hash) as Row | undefined;
     if (!row || row.outcome !== null) return false;
     if (decision.submitted) {
-      this.#db.prepare('UPDATE tickets SET submissions = submissions + 1 WHERE hash = ?').run(decision.hash);
+      this.#sql('UPDATE tickets SET submissions = submissions + 1 WHERE hash = ?').run(decision.hash);
       this.markUsed(decision.hash);
     }
     if (decision.funds) {
@@ -184,26 +190,25 @@ export class SimStore {
         reserve: decision.funds.reserve,
       });
     }
-    this.#db.prepare('UPDATE tickets SET outcome = ? WHERE hash = ?').run(decision.outcome, decision.hash);
-    this.#db
-      .prepare(
-        'INSERT INTO outcomes (hash, outcome, reason, paid_wei, tx_hash, decided_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        decision.hash,
-        decision.outcome,
-        decision.reason ?? null,
-        decision.paidWei ?? null,
-        decision.txHash ?? null,
-        now,
-      );
+    this.#sql('UPDATE tickets SET outcome = ? WHERE hash = ?').run(decision.outcome, decision.hash);
+    this.#sql(
+      'INSERT INTO outcomes (hash, outcome, reason, paid_wei, tx_hash, decided_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(
+      decision.hash,
+      decision.outcome,
+      decision.reason ?? null,
+      decision.paidWei ?? null,
+      decision.txHash ?? null,
+      now,
+    );
     return true;
   }
 
   outcomesAfter(after: number, limit: number): RedemptionOutcome[] {
-    const rows = this.#db
-      .prepare('SELECT * FROM outcomes WHERE seq > ? ORDER BY seq LIMIT ?')
-      .all(after, limit) as Row[];
+    const rows = this.#sql('SELECT * FROM outcomes WHERE seq > ? ORDER BY seq LIMIT ?').all(
+      after,
+      limit,
+    ) as Row[];
     return rows.map((row) => ({
       seq: Number(row.seq),
       ticketHash: row.hash as string,
@@ -216,11 +221,11 @@ export class SimStore {
   }
 
   meta(key: string): string | undefined {
-    const row = this.#db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as Row | undefined;
+    const row = this.#sql('SELECT value FROM meta WHERE key = ?').get(key) as Row | undefined;
     return row ? (row.value as string) : undefined;
   }
 
   setMeta(key: string, value: string): void {
-    this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+    this.#sql('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
   }
 }
