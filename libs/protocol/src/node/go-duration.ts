@@ -36,26 +36,12 @@ function parseElement(rest: string): { ns: bigint; length: number } | undefined 
   return { ns, length: whole.length };
 }
 
-/** Parsed durations by their text: a pure function's results, a handful in practice. */
-const recentDurations = new Map<string, bigint | undefined>();
-const RECENT_DURATIONS = 64;
-
 /**
  * Parses a Go duration string (`time.ParseDuration` grammar: `300ms`, `1.5h`, `2h45m`, `-1m30s`,
  * `0`) into integer nanoseconds. Returns `undefined` for anything Go would reject, including
  * values outside the int64 range.
  */
 export function parseGoDuration(text: string): bigint | undefined {
-  // Node sends the same two durations in every heartbeat answer, and each is read several times.
-  if (recentDurations.has(text)) return recentDurations.get(text);
-  const ns = parseDurationText(text);
-  if (text.length > 32) return ns;
-  if (recentDurations.size >= RECENT_DURATIONS) recentDurations.clear();
-  recentDurations.set(text, ns);
-  return ns;
-}
-
-function parseDurationText(text: string): bigint | undefined {
   let rest = text;
   let negative = false;
   if (rest.startsWith('-') || rest.startsWith('+')) {
