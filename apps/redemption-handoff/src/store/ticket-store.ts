@@ -96,8 +96,9 @@ function fieldsOf(pairs: readonly string[]): Record<string, string> {
 /** The reply of BEGIN_DELIVERY_LUA, read. */
 function toBeginResult([result, ...pairs]: string[]): BeginDeliveryResult {
   if (result === 'refused') return { result, state: pairs[0] as TicketState };
-  const record = result === 'ok' || result === 'expired' ? parseRecord(fieldsOf(pairs)) : undefined;
-  return record && (result === 'ok' || result === 'expired') ? { result, record } : { result: 'missing' };
+  if (result !== 'ok' && result !== 'expired') return { result: 'missing' };
+  const record = parseRecord(fieldsOf(pairs));
+  return record ? { result, record } : { result: 'missing' };
 }
 
 /** Creates the store over one connection (its commands, its durability). */
