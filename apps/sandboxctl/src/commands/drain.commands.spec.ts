@@ -34,6 +34,8 @@ function record(phase: DrainRecord['phase'], changes: Partial<DrainRecord> = {})
 let server: ScriptedServer;
 /** Phases GET /v1/drains/d1 answers, one per poll (the last one repeats). */
 let phases: DrainRecord['phase'][] = [];
+/** When set, the records GET /v1/drains/d1 answers instead, one per poll (the last one repeats). */
+let answers: DrainRecord[] = [];
 let drains: DrainRecord[] = [];
 
 beforeAll(async () => {
@@ -43,6 +45,8 @@ beforeAll(async () => {
       const request = JSON.parse(body) as { target: DrainRecord['target'] };
       return { status: 201, body: record('withdrawing', { target: request.target }) };
     }
+    if (method === 'GET' && path === '/v1/drains/d1' && answers.length > 0)
+      return { status: 200, body: (answers.length > 1 ? answers.shift() : answers[0]) ?? record('draining') };
     if (method === 'GET' && path === '/v1/drains/d1')
       return { status: 200, body: record((phases.length > 1 ? phases.shift() : phases[0]) ?? 'draining') };
     if (path === '/v1/drains/d1/extend')
@@ -56,6 +60,7 @@ afterAll(() => server.close());
 beforeEach(() => {
   server.requests.length = 0;
   drains = [record('draining')];
+  answers = [];
 });
 
 const run = (...argv: string[]) =>
@@ -86,6 +91,31 @@ describe('drain', () => {
     expect(result.stderr).toContain('drain/d1 draining, 3 session(s) left (echo=2 chat=1), deadline ');
     expect(result.stderr).toContain('drain/d1 replacing');
     expect(result.stdout).toMatch(/^drain\/d1 done, 3 session\(s\) left/m);
+  });
+
+  it('--watch shows the phases a drain went through between two polls, from its history', async () => {
+    const change = (phase: DrainRecord['phase'], at: number) => ({ phase, at: iso(at) });
+    const passed = (['withdrawing', 'draining', 'cancelling', 'awaiting-node', 'replacing'] as const).map(
+      (phase, index) => change(phase, index * 1_000),
+    );
+    answers = [
+      record('draining', { history: passed.slice(0, 2) }),
+      record('done', { history: [...passed, change('resuming', 6_000), change('done', 7_000)] }),
+    ];
+    const result = await run('drain', 'start', '--window', '6h', '--restart', '--watch');
+    expect(result.code).toBe(0);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('drain/d1 '));
+    expect(lines.map((line) => line.split(/[ ,]/u)[1])).toEqual([
+      'started',
+      'withdrawing',
+      'draining',
+      'cancelling',
+      'awaiting-node',
+      'replacing',
+      'resuming',
+      'done',
+    ]);
+    expect(lines[5]).toBe(`drain/d1 replacing, at ${iso(4_000)}`);
   });
 
   it('start needs exactly one of --image and --restart (usage errors)', async () => {

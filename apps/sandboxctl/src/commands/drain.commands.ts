@@ -45,9 +45,22 @@ function printDrain(printer: Printer, drain: DrainRecord, now: number): void {
     printer.line(`  ${change.at}  ${change.phase}${change.note ? ` (${change.note})` : ''}`);
 }
 
-/** Follows a drain until it ends: a line per change; exit 1 unless it ends `done`. */
+/** A phase the drain went through between two looks, from its history. */
+const passedLine = (drain: DrainRecord, change: DrainRecord['history'][number]): string =>
+  `drain/${drain.id} ${change.phase}, at ${change.at}${change.note ? ` (${change.note})` : ''}`;
+
+/**
+ * Follows a drain until it ends: a line per change, including phases that began and ended between
+ * two polls (read from its history, so none goes unseen); exit 1 unless it ends `done`.
+ */
 async function watchDrain(session: CommandSession, drain: DrainRecord, timeoutMs: number): Promise<void> {
   const { io, printer, client } = session;
+  let shown = 0;
+  const report = (current: DrainRecord): void => {
+    for (const change of current.history.slice(shown, -1)) printer.note(passedLine(current, change));
+    shown = current.history.length;
+    printer.note(drainLine(current, io.now()));
+  };
   const final = await waitUntil(io, {
     timeoutMs,
     what: `drain/${drain.id} to end`,
@@ -56,8 +69,9 @@ async function watchDrain(session: CommandSession, drain: DrainRecord, timeoutMs
       const current = await client.call(dc.getDrain, { params: { id: drain.id } });
       return { done: !isActive(current), progress: current };
     },
-    same: (a, b) => drainLine(a, io.now()) === drainLine(b, io.now()),
-    report: (current) => printer.note(drainLine(current, io.now())),
+    same: (a, b) =>
+      a.history.length === b.history.length && drainLine(a, io.now()) === drainLine(b, io.now()),
+    report,
     retrying: (reason) => printer.note(`still watching (${reason})`),
     describe: (current) => current.phase,
   });
