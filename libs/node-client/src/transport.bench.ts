@@ -1,7 +1,9 @@
 // The HTTP client for Node calls, measured: CPU per call and latency of heartbeat-sized POSTs over
 // keep-alive connections, for this library's node:http transport and for undici (`Pool#request` and
 // `request` through an `Agent`). The server runs in its own process so only the client's CPU counts;
-// transports take turns, twice each, and the lower CPU figure of the two turns is kept.
+// transports take turns, twice each, and the lower CPU figure of the two turns is kept. Then what undici
+// costs in memory: the RSS a fresh process that already talks node:http gains by loading undici, and by
+// its first calls (which compile its WebAssembly HTTP parser).
 // Run: node --import tsx libs/node-client/src/transport.bench.ts
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -29,6 +31,37 @@ const server = require('node:http').createServer((req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));`;
+
+// The memory figures' process: node:http calls, then undici loaded, then undici's calls; prints the
+// RSS (anonymous + file-backed, MB) after each step as JSON. The origin is its one argument.
+const LOAD_COST = `
+const http = require('node:http');
+const rssMb = () => require('node:fs').readFileSync('/proc/self/status', 'utf8').split('\\n')
+  .filter((line) => line.startsWith('RssAnon:') || line.startsWith('RssFile:'))
+  .reduce((sum, line) => sum + parseInt(line.split(':')[1], 10) / 1024, 0);
+const origin = process.argv[1];
+const body = ${JSON.stringify(BODY)};
+const agent = new http.Agent({ keepAlive: true });
+const viaHttp = () => new Promise((resolve, reject) => {
+  const req = http.request(origin + '/runners/heartbeat', { method: 'POST', agent }, (res) => {
+    res.resume();
+    res.on('end', resolve);
+  });
+  req.on('error', reject);
+  req.end(body);
+});
+const calls = async (send) => { for (let i = 0; i < 500; i += 1) await send(); };
+(async () => {
+  await calls(viaHttp);
+  const before = rssMb();
+  const { Pool } = require('undici');
+  const loaded = rssMb();
+  const pool = new Pool(origin);
+  await calls(async () => (await pool.request({ method: 'POST', path: '/runners/heartbeat', body })).body.text());
+  process.stdout.write(JSON.stringify({ before, loaded, called: rssMb() }));
+  await pool.close();
+  agent.destroy();
+})();`;
 
 type Send = () => Promise<void>;
 
@@ -88,6 +121,15 @@ async function measure(send: Send, calls: number): Promise<{ cpuUs: number; late
   return { cpuUs: (used.user + used.system) / calls, latencies };
 }
 
+/** RSS figures of {@link LOAD_COST} run in a fresh process against `origin`. */
+async function undiciMemory(origin: string): Promise<{ before: number; loaded: number; called: number }> {
+  const child = spawn(process.execPath, ['-e', LOAD_COST, origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await once(child, 'exit');
+  return JSON.parse(output) as { before: number; loaded: number; called: number };
+}
+
 const server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
 const [portLine] = (await once(server.stdout, 'data')) as [Buffer];
 const origin = `http://127.0.0.1:${portLine.toString().trim()}`;
@@ -115,6 +157,9 @@ try {
     printFigure(`node_client_${name}_latency_p50_ms`, percentile(latencies, 50), latencies.length);
     printFigure(`node_client_${name}_latency_p99_ms`, percentile(latencies, 99), latencies.length);
   }
+  const memory = await undiciMemory(origin);
+  printFigure('node_client_undici_load_rss_mb', memory.loaded - memory.before, 1);
+  printFigure('node_client_undici_first_calls_rss_mb', memory.called - memory.loaded, 1);
 } finally {
   nodeHttp.close();
   await pool.close();
