@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
-import { BoundedMemo } from './bounded-memo';
+import { BoundedMemo } from '@sandbox/service-kit';
 
 /** One HTTP exchange with Node. */
 export interface HttpExchange {

@@ -9,7 +9,7 @@ import {
   type HeartbeatRequest,
   type HeartbeatResponse,
 } from '@sandbox/protocol';
-import { BoundedMemo } from './bounded-memo';
+import { BoundedMemo } from '@sandbox/service-kit';
 import { NodeRequestError } from './errors';
 import { callNode, type NodeReply } from './http-call';
 import { defaultHttpTransport, type HttpTransport } from './http-transport';

@@ -94,6 +94,7 @@ export {
 } from './service/start-service';
 export { accessPolicy, type AccessPolicyOptions, type AccessRole, type AccessTokens } from './http/access';
 export { backoffDelay, type BackoffOptions } from './lifecycle/backoff';
+export { BoundedMemo } from './memo/bounded-memo';
 export { monotonicClock, systemClock, type Clock } from './lifecycle/clock';
 export {
   refuseWritesOnStandby,
