@@ -1,6 +1,7 @@
 import {
   parseDrainDurationMs,
   TERMINAL_DRAIN_PHASES,
+  type DrainPhaseChange,
   type DrainRecord,
   type DrainTarget,
 } from '@sandbox/protocol';
@@ -46,7 +47,7 @@ function printDrain(printer: Printer, drain: DrainRecord, now: number): void {
 }
 
 /** A phase the drain went through between two looks, from its history. */
-const passedLine = (drain: DrainRecord, change: DrainRecord['history'][number]): string =>
+const passedLine = (drain: DrainRecord, change: DrainPhaseChange): string =>
   `drain/${drain.id} ${change.phase}, at ${change.at}${change.note ? ` (${change.note})` : ''}`;
 
 /**
