@@ -24,6 +24,7 @@ export interface LeaseSpecWorld {
 /** Starts a lease spec's Redis, connection and access tokens. */
 export async function openLeaseWorld(): Promise<LeaseSpecWorld> {
   const redis = await startRedis();
+  // Set up like @sandbox/queue's worker connections; that library's own specs use this one, so not theirs.
   const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
   return { redis, connection, access: createTestAccess(), replicas: [] };
 }
