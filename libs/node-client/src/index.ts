@@ -8,6 +8,7 @@ export {
 export { callNode, type NodeCall, type NodeReply } from './http-call';
 export {
   createHttpTransport,
+  createNodeHttpTransport,
   defaultHttpTransport,
   fetchTransport,
   type ClosableHttpTransport,

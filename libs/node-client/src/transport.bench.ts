@@ -1,5 +1,6 @@
 // The HTTP client for Node calls, measured: CPU per call and latency of heartbeat-sized POSTs over
-// keep-alive connections, for this library's node:http transport and for undici (`Pool#request` and
+// keep-alive connections, for this library's transports (its HTTP/1.1 client on node:net, which
+// `createHttpTransport` uses for http: URLs, and its node:http one) and for undici (`Pool#request` and
 // `request` through an `Agent`). The server runs in its own process so only the client's CPU counts;
 // transports take turns, twice each, and the lower CPU figure of the two turns is kept. Then what undici
 // costs in memory: the RSS a fresh process that already talks node:http gains by loading undici, and by
@@ -9,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { percentile, printFigure } from '@sandbox/testing';
 import { Agent, Pool, request } from 'undici';
-import { createHttpTransport, type HttpTransport } from './http-transport';
+import { createHttpTransport, createNodeHttpTransport, type HttpTransport } from './http-transport';
 
 const CALLS = 20_000;
 const CONCURRENCY = 64;
@@ -134,10 +135,12 @@ const server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe
 const [portLine] = (await once(server.stdout, 'data')) as [Buffer];
 const origin = `http://127.0.0.1:${portLine.toString().trim()}`;
 const url = `${origin}/runners/heartbeat`;
-const nodeHttp = createHttpTransport();
+const plainHttp = createHttpTransport();
+const nodeHttp = createNodeHttpTransport();
 const pool = new Pool(origin, { connections: CONCURRENCY });
 const agent = new Agent({ connections: CONCURRENCY });
 const clients: [name: string, send: Send][] = [
+  ['plain_http', viaTransport(plainHttp, url)],
   ['node_http', viaTransport(nodeHttp, url)],
   ['undici_pool', viaPool(pool)],
   ['undici_request', viaRequest(agent, url)],
@@ -161,6 +164,7 @@ try {
   printFigure('node_client_undici_load_rss_mb', memory.loaded - memory.before, 1);
   printFigure('node_client_undici_first_calls_rss_mb', memory.called - memory.loaded, 1);
 } finally {
+  plainHttp.close();
   nodeHttp.close();
   await pool.close();
   await agent.close();
