@@ -1,12 +1,15 @@
 // Benchmark: the adapter's memory before it does any work — started as production runs it (one
-// bundled file under plain node, V8's defaults), connected to Redis, ready, zero runners. Figures: RSS
+// bundled file under plain node, V8's defaults, the image's environment, the pod's memory limit
+// unless `--memory-limit=none`), connected to Redis, ready, zero runners. Figures: RSS
 // and its split into anonymous memory (heaps, code space, native) and file pages (mostly the node
 // binary's code that loading touched), each the median of one-second samples.
 // Run: node --import tsx apps/adapter/src/adapter-idle.bench.ts [--runs=3] [--seconds=5] [--tsx]
+//      [--memory-limit=pod|none]
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { NODE_IMAGE_ENV } from '@sandbox/sandbox-local';
 import {
   createTestAccess,
   findFreePort,
@@ -17,6 +20,7 @@ import {
   waitFor,
 } from '@sandbox/testing';
 import { bundleAdapter, spawnAdapter } from './__fixtures__/adapter-process';
+import { benchMemoryCgroup } from './__fixtures__/pod-memory';
 import { processMemory, type ProcessMemory } from './__fixtures__/process-memory';
 import { canarySecret } from './__fixtures__/world';
 
@@ -26,6 +30,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     tsx: { type: 'boolean', default: false },
     'node-options': { type: 'string', default: '' },
+    'memory-limit': { type: 'string', default: 'pod' },
   },
 });
 const RUNS = Number(values.runs);
@@ -42,8 +47,10 @@ const bundle = values.tsx ? undefined : await bundleAdapter(join(dir, 'adapter.m
 async function idleRun(): Promise<ProcessMemory[]> {
   const port = await findFreePort();
   const prefix = uniquePrefix('adapter-idle');
+  const cgroup = await benchMemoryCgroup(values['memory-limit']);
   const adapter = spawnAdapter(
     {
+      ...NODE_IMAGE_ENV,
       NODE_OPTIONS: values['node-options'],
       PORT: String(port),
       REDIS_URL: redis.url,
@@ -56,7 +63,7 @@ async function idleRun(): Promise<ProcessMemory[]> {
       NODE_ENV: 'production',
       ...access.env,
     },
-    bundle === undefined ? {} : { bundle },
+    { ...(bundle === undefined ? {} : { bundle }), ...(cgroup === undefined ? {} : { cgroup }) },
   );
   try {
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, {
@@ -71,6 +78,7 @@ async function idleRun(): Promise<ProcessMemory[]> {
     return samples;
   } finally {
     await adapter.kill('SIGTERM');
+    await cgroup?.remove();
   }
 }
 
@@ -95,6 +103,7 @@ try {
   );
   process.stderr.write(
     `${bundle === undefined ? 'tsx dev entry' : 'bundled main.ts'}, NODE_OPTIONS="${values['node-options']}", ` +
+      `memory limit ${values['memory-limit'] === 'none' ? 'none (the machine)' : "the pod's"}, ` +
       `${RUNS} adapters × ${SECONDS} one-second samples after /readyz\n`,
   );
 } finally {

@@ -1,7 +1,10 @@
 // Benchmark: 256 runners (Node's limit) heartbeating against the Node simulator through the adapter
 // process (apps/adapter/src/main.ts). Figures: the adapter's CPU share of one core and RSS, heartbeat
 // jitter as Node sees it (|time between two beats of a runner − interval|), and how long a Node
-// crash takes to heal. Run: node --import tsx apps/adapter/src/adapter.bench.ts [--seconds=60]
+// crash takes to heal. The adapter runs as its pod does: the bundle, the image's environment, and
+// the deployment's memory limit (a memory cgroup; Node sizes V8's heaps from it). `--memory-limit=none`
+// runs it with the machine's memory instead.
+// Run: node --import tsx apps/adapter/src/adapter.bench.ts [--seconds=60] [--memory-limit=pod|none]
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NodeLimits, type RunnersResponse } from '@sandbox/protocol';
+import { NODE_IMAGE_ENV } from '@sandbox/sandbox-local';
 import {
   createTestAccess,
   findFreePort,
@@ -20,6 +24,7 @@ import {
 } from '@sandbox/testing';
 import { openQueues, readyEvent } from './__fixtures__/adapter-harness';
 import { bundleAdapter, spawnAdapter } from './__fixtures__/adapter-process';
+import { benchMemoryCgroup } from './__fixtures__/pod-memory';
 import { processMemory } from './__fixtures__/process-memory';
 import { startFaultProxy } from './__fixtures__/fault-proxy';
 import { startNodeSim } from './__fixtures__/node-sim-process';
@@ -34,6 +39,7 @@ const { values } = parseArgs({
     // Flags NODE_OPTIONS refuses (e.g. --single-threaded-gc), given on the command line.
     'node-args': { type: 'string', default: '' },
     profile: { type: 'string' },
+    'memory-limit': { type: 'string', default: 'pod' },
   },
 });
 const WINDOW_S = Number(values.seconds);
@@ -93,8 +99,10 @@ const access = createTestAccess();
 const port = await findFreePort();
 // Measured as production runs it: one bundled file under plain node (`--tsx`: the dev entry instead).
 const bundle = values.tsx ? undefined : await bundleAdapter(join(dir, 'adapter.mjs'));
+const cgroup = await benchMemoryCgroup(values['memory-limit']);
 const adapter = spawnAdapter(
   {
+    ...NODE_IMAGE_ENV,
     NODE_OPTIONS: nodeOptions(),
     PORT: String(port),
     REDIS_URL: redis.url,
@@ -108,6 +116,7 @@ const adapter = spawnAdapter(
   },
   {
     ...(bundle === undefined ? {} : { bundle }),
+    ...(cgroup === undefined ? {} : { cgroup }),
     nodeArgs: values['node-args'].split(' ').filter((arg) => arg !== ''),
   },
 );
@@ -186,10 +195,12 @@ try {
   printFigure('adapter_node_restart_restore_256_s', restoreSeconds, ids.length);
   process.stderr.write(
     `${bundle === undefined ? 'tsx dev entry' : 'bundled main.ts'}, NODE_OPTIONS="${nodeOptions()}", ` +
+      `memory limit ${cgroup === undefined ? 'none (the machine)' : `the pod's (${cgroup.path})`}, ` +
       `window ${WINDOW_S} s, interval ${INTERVAL_MS} ms, ${jitter.length} intervals measured\n`,
   );
 } finally {
   await adapter.kill('SIGTERM');
+  await cgroup?.remove();
   await queues.close();
   await sim.stop();
   await proxy.close();

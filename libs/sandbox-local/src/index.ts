@@ -25,6 +25,7 @@ export {
   bundleNodeApp,
   ensureNodeAppImage,
   exportNodeAppImage,
+  NODE_IMAGE_ENV,
   type NodeAppImage,
   type NodeAppImageOptions,
   type PreparedNodeAppImage,

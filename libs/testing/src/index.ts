@@ -48,3 +48,4 @@ export {
   type StackProcess,
   type StartStackOptions,
 } from './stack-process';
+export { createMemoryCgroup, type MemoryCgroup } from './memory-cgroup';

@@ -1,6 +1,7 @@
 // The adapter's main.ts as a real child process, for process-level specs and the benchmark.
 import type { ChildExit } from '@sandbox/process';
 import { startChildProcess } from '@sandbox/process';
+import type { MemoryCgroup } from '@sandbox/testing';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { bundleNodeApp } from '@sandbox/sandbox-local';
@@ -20,16 +21,17 @@ const codeOrSignal = (exit: ChildExit): number | string => exit.code ?? exit.sig
 
 /**
  * Spawns `node --import tsx apps/adapter/src/main.ts` (or plain `node <bundle>` when a bundle is
- * given) with exactly `env` (nothing inherited; no drain delay unless `env` sets one).
+ * given) with exactly `env` (nothing inherited; no drain delay unless `env` sets one), inside
+ * `cgroup` when one is given.
  */
 export function spawnAdapter(
   env: Record<string, string>,
-  options: { bundle?: string; nodeArgs?: string[] } = {},
+  options: { bundle?: string; nodeArgs?: string[]; cgroup?: MemoryCgroup } = {},
 ): AdapterProcess {
   const entry = options.bundle === undefined ? ['--import', 'tsx', MAIN] : [options.bundle];
-  const child = startChildProcess(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
-    env: { DRAIN_DELAY_MS: '0', ...env },
-  });
+  const args = [...(options.nodeArgs ?? []), ...entry];
+  const line = options.cgroup?.wrap(process.execPath, args) ?? { command: process.execPath, args };
+  const child = startChildProcess(line.command, line.args, { env: { DRAIN_DELAY_MS: '0', ...env } });
   const exited = child.exited.then(codeOrSignal);
   return {
     pid: child.pid,

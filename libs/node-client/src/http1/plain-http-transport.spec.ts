@@ -25,7 +25,12 @@ describe('createPlainHttpTransport against node:http', () => {
     req.on('end', () => {
       if (req.url === '/close') res.setHeader('Connection', 'close');
       if (req.url === '/hang') return;
-      const seen = { method: req.method, url: req.url, host: req.headers.host, token: req.headers['x-token'] };
+      const seen = {
+        method: req.method,
+        url: req.url,
+        host: req.headers.host,
+        token: req.headers['x-token'],
+      };
       if (req.url === '/chunked') res.write(JSON.stringify(seen));
       res.end(req.url === '/chunked' ? '' : JSON.stringify({ ...seen, body }));
     });

@@ -18,7 +18,8 @@ function answerOf(response: ParsedResponse): HttpAnswer {
   const header = (name: string): string | undefined => {
     const wanted = name.toLowerCase();
     let value: string | undefined;
-    for (const [each, text] of headers) if (each === wanted) value = value === undefined ? text : `${value}, ${text}`;
+    for (const [each, text] of headers)
+      if (each === wanted) value = value === undefined ? text : `${value}, ${text}`;
     return value;
   };
   return { status: response.status, header, text: response.text };

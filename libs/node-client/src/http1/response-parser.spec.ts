@@ -54,7 +54,10 @@ describe('ResponseParser', () => {
   });
 
   it('completes at once on an empty body (204, or Content-Length 0)', () => {
-    expect(parse(bytes('HTTP/1.1 204 No Content\r\nDate: x\r\n\r\n'))).toMatchObject({ status: 204, text: '' });
+    expect(parse(bytes('HTTP/1.1 204 No Content\r\nDate: x\r\n\r\n'))).toMatchObject({
+      status: 204,
+      text: '',
+    });
     expect(parse(bytes('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'))).toMatchObject({ reusable: true });
   });
 

@@ -1,11 +1,7 @@
-/** A response that breaks HTTP/1.1 (or that this client refuses to read); its connection is dropped. */
-export class HttpProtocolError extends Error {
-  readonly code = 'HPE_INVALID_RESPONSE';
-  constructor(message: string) {
-    super(`invalid HTTP response: ${message}`);
-    this.name = 'HttpProtocolError';
-  }
-}
+import { bodyModeOf, headerLines, MAX_BODY_BYTES } from './framing';
+import { HttpProtocolError } from './protocol-error';
+
+export { HttpProtocolError } from './protocol-error';
 
 /** One response read in full. */
 export interface ParsedResponse {
@@ -17,59 +13,13 @@ export interface ParsedResponse {
   reusable: boolean;
 }
 
-type BodyMode =
-  | { kind: 'length'; remaining: number }
-  | { kind: 'chunked' }
-  | { kind: 'until-close' };
-
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailers' | 'until-close';
 
 const MAX_HEAD_BYTES = 16 * 1024;
 const MAX_LINE_BYTES = 4 * 1024;
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/u;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/u;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,8})[ \t]*(?:;[^\r\n]*)?$/u;
-
-/** The headers that decide framing and reuse, gathered while the head is split into lines. */
-interface Framing {
-  transferEncoding: string | undefined;
-  contentLength: string | undefined;
-  connection: string | undefined;
-}
-
-const join = (known: string | undefined, value: string): string =>
-  known === undefined ? value : `${known},${value}`;
-
-const DIGITS = /^\d{1,15}$/u;
-
-function contentLengthOf(value: string): number {
-  if (DIGITS.test(value)) return Number(value);
-  // Repeats are allowed when they agree ("5, 5"), as node:http allows them.
-  const distinct = new Set(value.split(',').map((part) => part.trim()));
-  const [only] = distinct;
-  if (distinct.size !== 1 || only === undefined || !DIGITS.test(only)) throw new HttpProtocolError('bad Content-Length');
-  return Number(only);
-}
-
-/** How the body is delimited (RFC 9112 §6.3), for a response to a GET or POST. */
-function bodyModeOf(status: number, framing: Framing): BodyMode {
-  const { transferEncoding, contentLength } = framing;
-  if (status === 204 || status === 304) return { kind: 'length', remaining: 0 };
-  if (transferEncoding !== undefined) {
-    // Both framings at once is how responses are smuggled: refuse rather than pick one.
-    if (contentLength !== undefined) throw new HttpProtocolError('both Transfer-Encoding and Content-Length');
-    if (transferEncoding.trim().toLowerCase() !== 'chunked') {
-      throw new HttpProtocolError('unsupported Transfer-Encoding');
-    }
-    return { kind: 'chunked' };
-  }
-  if (contentLength === undefined) return { kind: 'until-close' };
-  const remaining = contentLengthOf(contentLength);
-  if (remaining > MAX_BODY_BYTES) throw new HttpProtocolError('body too large');
-  return { kind: 'length', remaining };
-}
 
 /**
  * Reads one HTTP/1.1 response from the bytes of a connection, fed as they arrive. Strict: anything
@@ -104,7 +54,8 @@ export class ResponseParser {
 
   /** The connection ended: the response, if its body runs to the close; otherwise a protocol error. */
   finish(): ParsedResponse {
-    if (this.state !== 'until-close') throw new HttpProtocolError('connection closed before the response ended');
+    if (this.state !== 'until-close')
+      throw new HttpProtocolError('connection closed before the response ended');
     return { ...this.result(false), reusable: false };
   }
 
@@ -152,23 +103,7 @@ export class ResponseParser {
     const match = STATUS_LINE.exec(firstEnd === -1 ? head : head.slice(0, firstEnd));
     if (match === null) throw new HttpProtocolError('bad status line');
     const status = Number(match[2]);
-    const framing: Framing = { transferEncoding: undefined, contentLength: undefined, connection: undefined };
-    const headers: Array<readonly [string, string]> = [];
-    for (let start = firstEnd + 2; firstEnd !== -1 && start <= head.length; ) {
-      const lineEnd = head.indexOf('\r\n', start);
-      const end = lineEnd === -1 ? head.length : lineEnd;
-      const colon = head.indexOf(':', start);
-      if (colon <= start || colon >= end) throw new HttpProtocolError('bad header line');
-      const name = head.slice(start, colon);
-      if (!TOKEN.test(name)) throw new HttpProtocolError('bad header line');
-      const lower = name.toLowerCase();
-      const value = head.slice(colon + 1, end).trim();
-      headers.push([lower, value]);
-      if (lower === 'transfer-encoding') framing.transferEncoding = join(framing.transferEncoding, value);
-      else if (lower === 'content-length') framing.contentLength = join(framing.contentLength, value);
-      else if (lower === 'connection') framing.connection = join(framing.connection, value);
-      start = end + 2;
-    }
+    const { headers, framing } = headerLines(head, firstEnd);
     // An interim answer (100 Continue, 103 Early Hints): the real one follows on the same bytes.
     if (status >= 100 && status < 200) {
       if (status === 101) throw new HttpProtocolError('unexpected protocol switch');
@@ -250,7 +185,9 @@ export class ResponseParser {
 
   private result(exact: boolean): ParsedResponse {
     const text =
-      this.direct ?? (this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts))?.toString('utf8') ?? '';
+      this.direct ??
+      (this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts))?.toString('utf8') ??
+      '';
     return { status: this.status, headers: this.headers, text, reusable: this.keepAlive && exact };
   }
 }
