@@ -15,7 +15,7 @@ import { printFigure, startRedis, uniquePrefix, waitFor } from '@sandbox/testing
 import { openQueues, readyEvent, startAdapter, type AdapterHarness } from './__fixtures__/adapter-harness';
 import { startNodeSim } from './__fixtures__/node-sim-process';
 import { canarySecret } from './__fixtures__/world';
-import { allocatedBytes, topAllocationSites, type SamplingProfile } from './__fixtures__/heap-sampling';
+import { allocatedBytes, topAllocationSites, type SamplingProfile } from '@sandbox/testing';
 
 const { values } = parseArgs({
   options: {

@@ -1,4 +1,4 @@
-// The HTTP client for Node calls, measured: CPU per call and latency of heartbeat-sized POSTs over
+// The HTTP client for Node calls, measured: CPU, V8 heap allocation and latency per heartbeat-sized POST over
 // keep-alive connections, for this library's transports (its HTTP/1.1 client on node:net, which
 // `createHttpTransport` uses for http: URLs, and its node:http one) and for undici (`Pool#request` and
 // `request` through an `Agent`). The server runs in its own process so only the client's CPU counts;
@@ -8,7 +8,8 @@
 // Run: node --import tsx libs/node-client/src/transport.bench.ts
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { percentile, printFigure } from '@sandbox/testing';
+import { GCProfiler, getHeapStatistics } from 'node:v8';
+import { allocatedBytes, percentile, printFigure } from '@sandbox/testing';
 import { Agent, Pool, request } from 'undici';
 import { createHttpTransport, createNodeHttpTransport, type HttpTransport } from './http-transport';
 
@@ -104,10 +105,19 @@ function viaRequest(agent: Agent, url: string): Send {
   };
 }
 
-/** CPU µs per call (user + system) and per-call latencies, CONCURRENCY calls in flight. */
-async function measure(send: Send, calls: number): Promise<{ cpuUs: number; latencies: number[] }> {
+interface Measured {
+  cpuUs: number;
+  allocatedKb: number;
+  latencies: number[];
+}
+
+/** CPU µs (user + system) and V8 heap KB allocated per call, and per-call latencies, CONCURRENCY in flight. */
+async function measure(send: Send, calls: number): Promise<Measured> {
   const latencies: number[] = [];
   let next = 0;
+  const gcs = new GCProfiler();
+  gcs.start();
+  const usedAtStart = getHeapStatistics().used_heap_size;
   const cpu = process.cpuUsage();
   const lane = async () => {
     while (next < calls) {
@@ -119,7 +129,8 @@ async function measure(send: Send, calls: number): Promise<{ cpuUs: number; late
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, lane));
   const used = process.cpuUsage(cpu);
-  return { cpuUs: (used.user + used.system) / calls, latencies };
+  const allocated = allocatedBytes(gcs.stop(), usedAtStart, getHeapStatistics().used_heap_size);
+  return { cpuUs: (used.user + used.system) / calls, allocatedKb: allocated / 1024 / calls, latencies };
 }
 
 /** RSS figures of {@link LOAD_COST} run in a fresh process against `origin`. */
@@ -147,7 +158,7 @@ const clients: [name: string, send: Send][] = [
 ];
 try {
   for (const [, send] of clients) await measure(send, 2_000);
-  const best = new Map<string, { cpuUs: number; latencies: number[] }>();
+  const best = new Map<string, Measured>();
   for (let turn = 0; turn < 2; turn += 1) {
     for (const [name, send] of clients) {
       const result = await measure(send, CALLS);
@@ -155,8 +166,9 @@ try {
       if (kept === undefined || result.cpuUs < kept.cpuUs) best.set(name, result);
     }
   }
-  for (const [name, { cpuUs, latencies }] of best) {
+  for (const [name, { cpuUs, allocatedKb, latencies }] of best) {
     printFigure(`node_client_${name}_cpu_per_call_us`, cpuUs, CALLS);
+    printFigure(`node_client_${name}_allocated_per_call_kb`, allocatedKb, CALLS);
     printFigure(`node_client_${name}_latency_p50_ms`, percentile(latencies, 50), latencies.length);
     printFigure(`node_client_${name}_latency_p99_ms`, percentile(latencies, 99), latencies.length);
   }

@@ -5,6 +5,7 @@ import type { CommandRunner } from './command-runner';
 import { runCommand } from './command-runner';
 import type { SandboxDriver, StartedInstance } from './local-driver';
 import { createLocalDriver } from './local-driver';
+import { NODE_IMAGE_ENV } from './images/node-app-image';
 import { instanceNames } from './naming';
 import { leftovers, NO_LEFTOVERS } from './test-support/leaks.fixture';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
@@ -16,7 +17,17 @@ import { uniqueHost } from './test-support/unique-host.fixture';
 const { prefix: PREFIX, subnet: SUBNET } = uniqueHost('sa');
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
 /** What podman and the image put in the environment; everything else must come from the spec. */
-const BASELINE_ENV = ['PATH', 'HOSTNAME', 'HOME', 'TERM', 'container', 'PORT', 'HOST'];
+/** What podman and the image itself set (the image: its port and host, and the allocator's setting). */
+const BASELINE_ENV = [
+  'PATH',
+  'HOSTNAME',
+  'HOME',
+  'TERM',
+  'container',
+  'PORT',
+  'HOST',
+  ...Object.keys(NODE_IMAGE_ENV),
+];
 /** Set in the environment podman runs with, as a manager's own proxy settings: none may reach the app. */
 const HOST_ENV = [
   'http_proxy=http://proxy-canary-3c9e1a.invalid:3128',

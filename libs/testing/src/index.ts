@@ -49,3 +49,4 @@ export {
   type StartStackOptions,
 } from './stack-process';
 export { createMemoryCgroup, type MemoryCgroup } from './memory-cgroup';
+export { allocatedBytes, topAllocationSites, type SamplingProfile } from './heap-sampling';

@@ -41,9 +41,11 @@ export function createPlainHttpTransport(options: { maxFreeSockets: number }): P
 
   const forget = (connection: PlainConnection): void => {
     open.delete(connection);
-    const list = idle.get(connection.target.origin);
+    const { origin } = connection.target;
+    const list = idle.get(origin);
     const index = list?.indexOf(connection) ?? -1;
     if (index !== -1) list?.splice(index, 1);
+    if (list?.length === 0) idle.delete(origin);
   };
   const take = (target: PlainTarget): PlainConnection => {
     const list = idle.get(target.origin);
