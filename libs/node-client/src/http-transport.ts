@@ -171,7 +171,7 @@ export function createNodeHttpTransport(options: HttpTransportOptions = {}): Clo
 
 /**
  * The transport for Node calls: `http:` URLs over this library's HTTP/1.1 client on `node:net`
- * (a tenth of node:http's allocation per exchange, which is what 256 heartbeating runners pay),
+ * (under a third of node:http's allocation per exchange, which is what 256 heartbeating runners pay),
  * `https:` URLs over node:https. Both pool keep-alive connections per origin.
  */
 export function createHttpTransport(options: HttpTransportOptions = {}): ClosableHttpTransport {
