@@ -16,6 +16,13 @@ const GO_OUTPUT_NAMES: Record<(typeof KUBE_BINARIES)[number], string> = {
   kustomize: 'kustomize',
 };
 
+// The module names the local cluster's programs as tools too; this build takes only these three.
+const GO_PACKAGES = [
+  'k8s.io/kubernetes/cmd/kube-apiserver',
+  'go.etcd.io/etcd/server/v3',
+  'sigs.k8s.io/kustomize/kustomize/v5',
+] as const;
+
 /** Options of {@link ensureKubeBinaries}. */
 export interface KubeBuildOptions {
   /** @defaultValue `~/.cache/sandbox-runtime` */
@@ -112,7 +119,7 @@ async function buildInto(
   const args = ['CGO_ENABLED=0', 'nice', '-n', '19', go, '-C', moduleDir, 'build', '-trimpath'];
   // -s -w drop the symbol table and DWARF (panics still name functions): a third less to cache.
   const ldflags = `-s -w ${versionLdflags(versions.kubernetes)}`;
-  args.push('-mod=readonly', `-ldflags=${ldflags}`, '-o', `${outDir}/`, 'tool');
+  args.push('-mod=readonly', `-ldflags=${ldflags}`, '-o', `${outDir}/`, ...GO_PACKAGES);
   await run('env', args, { timeoutMs: options.timeoutMs ?? 45 * 60_000 });
   for (const name of KUBE_BINARIES) {
     const built = join(outDir, GO_OUTPUT_NAMES[name]);

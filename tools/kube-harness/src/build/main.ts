@@ -1,6 +1,7 @@
 // Builds (or finds in the cache) kube-apiserver, etcd and kustomize for the test harness, and the
 // local node's programs (crictl, pause), so CI can pay for the build before `npm test`:
 //   node --import tsx tools/kube-harness/src/build/main.ts
+import { ensureClusterBinaries } from '../local-cluster/ensure-cluster-binaries';
 import { ensureNodeBinaries } from '../local-node/ensure-node-binaries';
 import { ensureKubeBinaries } from './ensure-kube-binaries';
 import { goToolchain } from './go-toolchain';
@@ -27,6 +28,13 @@ async function main(): Promise<number> {
     `kube-harness: local node programs ${node.built ? 'built' : 'cached'} in ${node.dir}\n`,
   );
   process.stdout.write(`kube_node_${node.built ? 'build' : 'cache_check'}: ${nodeSeconds} s\n`);
+  const clusterStarted = Date.now();
+  const cluster = await ensureClusterBinaries({
+    onProgram: (name, built, seconds) =>
+      process.stdout.write(`kube_cluster_${built ? 'build' : 'cache_check'}{program="${name}"}: ${seconds.toFixed(1)} s\n`),
+  });
+  process.stdout.write(`kube-harness: local cluster programs (gVisor shim variant ${cluster.shimVariant})\n`);
+  process.stdout.write(`kube_cluster_total: ${((Date.now() - clusterStarted) / 1_000).toFixed(1)} s\n`);
   return 0;
 }
 

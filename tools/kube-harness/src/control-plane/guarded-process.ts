@@ -28,6 +28,8 @@ export interface SpawnGuardedOptions {
   logFile: string;
   /** Removed by the watchdog after the kill, when this process died without cleaning up. */
   orphanDir?: string;
+  /** @defaultValue this process's environment */
+  env?: NodeJS.ProcessEnv;
 }
 
 // The watchdog is one `sh` reading a pipe from this process. When this process dies in any way
@@ -86,7 +88,7 @@ async function terminate(child: ChildProcess, signal: NodeJS.Signals, graceMs: n
 function spawnLogged(options: SpawnGuardedOptions): ChildProcess {
   const fd = openSync(options.logFile, 'a');
   try {
-    return spawn(options.executable, options.args, { cwd: options.cwd, stdio: ['ignore', fd, fd] });
+    return spawn(options.executable, options.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', fd, fd] });
   } finally {
     closeSync(fd);
   }
