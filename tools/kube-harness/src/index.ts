@@ -23,3 +23,11 @@ export * from './local-node/local-node';
 export { GVISOR_HANDLER, GVISOR_RUNTIME_TYPE, type NodeLayout } from './local-node/node-config';
 export * from './local-node/ensure-node-binaries';
 export * from './deploy/rbac-matrix';
+export {
+  startLocalCluster,
+  type LocalCluster,
+  type LocalClusterOptions,
+} from './local-cluster/local-cluster';
+export { cleanupLocalCluster } from './local-cluster/cleanup-cluster';
+export { ensureClusterBinaries, type ClusterBinaries } from './local-cluster/ensure-cluster-binaries';
+export { CLUSTER_DIR, CLUSTER_NETWORK, CLUSTER_NODE_NAME, RUNSC_HANDLER } from './local-cluster/cluster-layout';

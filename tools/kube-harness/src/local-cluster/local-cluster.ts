@@ -99,6 +99,9 @@ async function createBridge(run: CommandRunner): Promise<void> {
   await run('ip', ['link', 'add', bridge, 'type', 'bridge'], { timeoutMs: 10_000 });
   await run('ip', ['addr', 'add', `${bridgeIp}/${prefix}`, 'dev', bridge], { timeoutMs: 10_000 });
   await run('ip', ['link', 'set', bridge, 'up'], { timeoutMs: 10_000 });
+  // The host reaches ClusterIPs through kube-proxy's OUTPUT rules, which need a route to exist
+  // first; it goes with the bridge.
+  await run('ip', ['route', 'add', CLUSTER_NETWORK.serviceCidr, 'dev', bridge], { timeoutMs: 10_000 });
 }
 
 async function readSysctls(): Promise<Map<string, string>> {
