@@ -105,14 +105,26 @@ async function listeningSockets(): Promise<Set<string>> {
   return new Set(table.split('\n').flatMap((line) => line.split(/\s+/).slice(7, 8)).filter(Boolean));
 }
 
+/** Pod sandbox ids containerd's CRI plugin knows under the node directory. */
+async function sandboxIds(dir: string): Promise<string[]> {
+  const cri = 'io.containerd.grpc.v1.cri';
+  const lists = await Promise.all(
+    ['root', 'state'].map((part) => readdir(join(dir, 'containerd', part, cri, 'sandboxes')).catch(() => [])),
+  );
+  return [...new Set(lists.flat())];
+}
+
 /** The fixed paths the kubelet, containerd and the CNI library write outside the node directory. */
-export async function removeFixedPaths(): Promise<void> {
+export async function removeFixedPaths(dir: string): Promise<void> {
+  const ids = await sandboxIds(dir);
   await rm('/var/log/containers', { recursive: true, force: true });
   await rm('/var/lib/kubelet/device-plugins', { recursive: true, force: true });
   await removeIfEmpty('/var/lib/kubelet');
   const results = '/var/lib/cni/results';
   for (const name of await readdir(results).catch(() => [])) {
-    if (name.startsWith('sandbox-cluster-')) await unlink(join(results, name)).catch(() => undefined);
+    // `<network>-<sandbox id>-<interface>`: ours, and containerd's loopback for our sandboxes.
+    const ours = name.startsWith('sandbox-cluster-') || ids.some((id) => name.includes(id));
+    if (ours) await unlink(join(results, name)).catch(() => undefined);
   }
   await removeIfEmpty(results);
   await removeIfEmpty('/var/lib/cni');
@@ -152,7 +164,7 @@ export async function cleanupLocalCluster(options: CleanupOptions = {}): Promise
   await removeIptablesState(run);
   await removeIpsets(run);
   await removeKubepodsCgroups();
-  await removeFixedPaths();
+  await removeFixedPaths(dir);
   await removeBridge(run);
   if (options.removeDir ?? true) await rm(dir, { recursive: true, force: true });
 }

@@ -28,7 +28,7 @@ export function etcdArgs(paths: ClusterPaths, clientPort: number, peerPort: numb
     ...['--listen-client-urls', url, '--advertise-client-urls', url],
     ...['--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer],
     ...['--initial-cluster', `sandbox-cluster=${peer}`, '--initial-cluster-state', 'new'],
-    ...['--unsafe-no-fsync', '--log-level', 'warn', '--listen-metrics-urls', ''],
+    ...['--unsafe-no-fsync', '--log-level', 'warn'],
   ];
 }
 

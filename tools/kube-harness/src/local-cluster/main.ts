@@ -14,10 +14,13 @@ async function up(): Promise<number> {
     `local cluster ready in ${((Date.now() - started) / 1_000).toFixed(1)} s\n` +
       `export KUBECONFIG=${cluster.kubeconfigPath}\nkubectl: ${cluster.kubectlPath}\nnode dir: ${cluster.dir}\n`,
   );
+  // The cluster's handles are unref'd (a forgotten fixture must not keep a test alive): hold on.
+  const keepAlive = setInterval(() => undefined, 60_000);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  clearInterval(keepAlive);
   const stopping = Date.now();
   await cluster.stop();
   process.stdout.write(`local cluster stopped in ${((Date.now() - stopping) / 1_000).toFixed(1)} s\n`);

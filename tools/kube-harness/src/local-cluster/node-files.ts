@@ -154,8 +154,8 @@ export function kubeProxyConfig(kubeconfig: string, nodeName: string): string {
     clientConnection: { kubeconfig },
     hostnameOverride: nodeName,
     bindAddress: CLUSTER_NETWORK.bridgeIp,
-    healthzBindAddress: '',
-    metricsBindAddress: '',
+    healthzBindAddress: '127.0.0.1:10256',
+    metricsBindAddress: '127.0.0.1:10249',
     oomScoreAdj: 0,
     conntrack: {
       maxPerCore: 0,
