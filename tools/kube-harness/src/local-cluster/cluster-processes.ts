@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { request } from 'node:https';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { CommandRunner } from '@sandbox/sandbox-local';
-import { findFreePort } from '@sandbox/testing';
 import { etcdHealthy } from '../control-plane/etcd';
 import { spawnGuarded, type GuardedProcess } from '../control-plane/guarded-process';
 import { CLUSTER_NETWORK, CLUSTER_NODE_NAME, type ClusterPaths } from './cluster-layout';
@@ -64,6 +64,18 @@ async function waitFor(name: string, process: GuardedProcess | undefined, deadli
     }
     await sleep(100);
   }
+}
+
+/** A loopback port free right now (etcd binds it a moment later). */
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 /** GET /readyz with the admin certificate; true on 200. */

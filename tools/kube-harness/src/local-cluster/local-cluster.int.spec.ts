@@ -118,15 +118,17 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
   it('runs the pod under gVisor', async () => {
     const version = await nodeIn('web', "process.stdout.write(require('fs').readFileSync('/proc/version','utf8'))");
     expect(version).toMatch(/gvisor/i);
-  });
+  }, 120_000);
 
   it('serves a ClusterIP Service to the host and to a pod, by cluster name', async () => {
     const ip = (await kubectl(['-n', NS, 'get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout.trim();
-    expect(await httpStatus(`http://${ip}/healthz`)).toBe(200);
+    // kube-proxy programs a Service's rules within about a second of its endpoints turning ready.
+    const fromHost = () => httpStatus(`http://${ip}/healthz`).then(String, (error: Error) => `ERR ${error.message}`);
+    expect(await pollUntil(fromHost, (out) => out === '200')).toBe('200');
     const resolved = await nodeIn('client', `require('dns').lookup('web.${NS}.svc.cluster.local',(e,a)=>console.log(e?e.code:a))`);
     expect(resolved).toBe(ip);
     expect(await nodeIn('client', fetchScript(`http://web.${NS}.svc.cluster.local/healthz`))).toBe('200');
-  });
+  }, 120_000);
 
   it('enforces a deny-all NetworkPolicy between pods and lifts it when removed', async () => {
     const podIp = (await kubectl(['-n', NS, 'get', 'pod', '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}'])).stdout.trim();
@@ -142,7 +144,7 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
     await expect(pollUntil(() => nodeIn('client', fetchScript(url)), (out) => out.startsWith('ERR'))).resolves.toMatch(/^ERR/);
     await kubectl(['-n', NS, 'delete', 'networkpolicy', 'deny-all']);
     await expect(pollUntil(() => nodeIn('client', fetchScript(url)), (out) => out === '200')).resolves.toBe('200');
-  });
+  }, 120_000);
 
   it('leaves nothing on the host after stop()', async () => {
     const dir = cluster.dir;
