@@ -25,6 +25,8 @@ const DEBIAN_PACKAGES = {
   // The kube harness's local node: Debian's containerd and CNI plugins (bridge, host-local).
   containerd: 'containerd',
   '/usr/lib/cni/bridge': 'containernetworking-plugins',
+  // The local cluster's NetworkPolicy controller (kube-router) keeps its address sets in ipsets.
+  ipset: 'ipset',
 };
 
 const COMMANDS = {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { ensureRunscBuild, runCommand, type CommandRunner } from '@sandbox/sandbox-local';
@@ -134,7 +134,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const paths = clusterPaths(CLUSTER_DIR);
   await mkdir(paths.dir, { recursive: true });
   const sysctls = await readSysctls();
-  const disarm = armClusterWatchdog(join('/tmp', 'sandbox-cluster-watchdog.log'));
+  const watchdogLog = join('/tmp', 'sandbox-cluster-watchdog.log');
+  const disarm = armClusterWatchdog(watchdogLog);
   let processes: ClusterProcesses | undefined;
   let stopped = false;
   const stop = async (): Promise<void> => {
@@ -145,6 +146,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     await cleanupLocalCluster({ run });
     await restoreSysctls(sysctls);
     disarm();
+    await rm(watchdogLog, { force: true });
     logger?.info({ ms: Date.now() - stopStarted }, 'local cluster stopped');
   };
   try {
