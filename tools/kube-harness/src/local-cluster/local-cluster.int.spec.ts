@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { runCommand } from '@sandbox/sandbox-local';
 import { testLogger } from '../test-support/describe-with-kube.fixture';
 import { clusterPids } from './cleanup-cluster';
-import { CLUSTER_NETWORK } from './cluster-layout';
+import { CLUSTER_DIR, CLUSTER_NETWORK } from './cluster-layout';
 import { planTable } from './host-state';
 import { startLocalCluster, type LocalCluster } from './local-cluster';
 
@@ -171,9 +172,40 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
   }, 180_000);
 });
 
-/** Calls `probe` every 250 ms until `done` says yes (within 20 s); returns the last answer. */
-async function pollUntil(probe: () => Promise<string>, done: (out: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 20_000;
+describe('local cluster: the watchdog when its owner is SIGKILLed', () => {
+  it('removes the whole cluster from the host', async () => {
+    const owner = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'tools/kube-harness/src/local-cluster/main.ts'), 'up'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 5 * 60_000);
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString();
+        if (output.includes('local cluster ready in')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      owner.stdout.on('data', onData);
+      owner.stderr.on('data', onData);
+      owner.once('exit', () => reject(new Error(`the owner exited: ${output}`)));
+    });
+    expect((await clusterPids(CLUSTER_DIR)).length).toBeGreaterThan(5);
+    owner.kill('SIGKILL');
+    const gone = async (): Promise<string> => {
+      const pids = await clusterPids(CLUSTER_DIR);
+      const bridge = await runCommand('ip', ['link', 'show', CLUSTER_NETWORK.bridge], { allowFailure: true });
+      return pids.length === 0 && bridge.exitCode !== 0 && !(await exists(CLUSTER_DIR)) ? 'gone' : `pids ${pids.join(' ')}`;
+    };
+    expect(await pollUntil(gone, (out) => out === 'gone', 60_000)).toBe('gone');
+  }, 8 * 60_000);
+});
+
+/** Calls `probe` every 250 ms until `done` says yes (within `timeoutMs`); returns the last answer. */
+async function pollUntil(probe: () => Promise<string>, done: (out: string) => boolean, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
     last = await probe();
