@@ -30,4 +30,9 @@ export {
 } from './local-cluster/local-cluster';
 export { cleanupLocalCluster } from './local-cluster/cleanup-cluster';
 export { ensureClusterBinaries, type ClusterBinaries } from './local-cluster/ensure-cluster-binaries';
-export { CLUSTER_DIR, CLUSTER_NETWORK, CLUSTER_NODE_NAME, RUNSC_HANDLER } from './local-cluster/cluster-layout';
+export {
+  CLUSTER_DIR,
+  CLUSTER_NETWORK,
+  CLUSTER_NODE_NAME,
+  RUNSC_HANDLER,
+} from './local-cluster/cluster-layout';

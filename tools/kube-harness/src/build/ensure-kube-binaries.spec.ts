@@ -36,7 +36,9 @@ describe('ensureKubeBinaries', () => {
     expect(result.etcd).toBe(join(result.dir, 'etcd'));
     const [call] = go.calls;
     expect(call?.slice(0, 5)).toEqual(['env', 'CGO_ENABLED=0', 'nice', '-n', '19']);
-    expect(call).toEqual(expect.arrayContaining(['build', '-trimpath', '-mod=readonly', 'k8s.io/kubernetes/cmd/kube-apiserver']));
+    expect(call).toEqual(
+      expect.arrayContaining(['build', '-trimpath', '-mod=readonly', 'k8s.io/kubernetes/cmd/kube-apiserver']),
+    );
     expect(call?.find((arg) => arg.startsWith('-ldflags='))).toContain(`gitVersion=${kubernetes}`);
   });
 

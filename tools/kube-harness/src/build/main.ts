@@ -1,6 +1,7 @@
 // Builds (or finds in the cache) kube-apiserver, etcd and kustomize for the test harness, and the
 // local node's programs (crictl, pause), so CI can pay for the build before `npm test`:
 //   node --import tsx tools/kube-harness/src/build/main.ts
+import { ensureRunscBuild } from '@sandbox/sandbox-local';
 import { ensureClusterBinaries } from '../local-cluster/ensure-cluster-binaries';
 import { ensureNodeBinaries } from '../local-node/ensure-node-binaries';
 import { ensureKubeBinaries } from './ensure-kube-binaries';
@@ -31,9 +32,16 @@ async function main(): Promise<number> {
   const clusterStarted = Date.now();
   const cluster = await ensureClusterBinaries({
     onProgram: (name, built, seconds) =>
-      process.stdout.write(`kube_cluster_${built ? 'build' : 'cache_check'}{program="${name}"}: ${seconds.toFixed(1)} s\n`),
+      process.stdout.write(
+        `kube_cluster_${built ? 'build' : 'cache_check'}{program="${name}"}: ${seconds.toFixed(1)} s\n`,
+      ),
   });
   process.stdout.write(`kube-harness: local cluster programs (gVisor shim variant ${cluster.shimVariant})\n`);
+  const runscStarted = Date.now();
+  const runsc = await ensureRunscBuild();
+  process.stdout.write(
+    `kube_cluster_${runsc.built ? 'build' : 'cache_check'}{program="runsc"}: ${((Date.now() - runscStarted) / 1_000).toFixed(1)} s\n`,
+  );
   process.stdout.write(`kube_cluster_total: ${((Date.now() - clusterStarted) / 1_000).toFixed(1)} s\n`);
   return 0;
 }

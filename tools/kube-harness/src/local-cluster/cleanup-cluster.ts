@@ -52,7 +52,10 @@ const IPTABLES = ['iptables', 'ip6tables', 'iptables-legacy', 'ip6tables-legacy'
 export async function removeIptablesState(run: CommandRunner = runCommand): Promise<void> {
   for (const binary of IPTABLES) {
     for (const table of ['filter', 'nat', 'mangle']) {
-      const listed = await run(binary, ['-w', '5', '-t', table, '-S'], { timeoutMs: 30_000, allowFailure: true });
+      const listed = await run(binary, ['-w', '5', '-t', table, '-S'], {
+        timeoutMs: 30_000,
+        allowFailure: true,
+      });
       if (listed.exitCode !== 0) continue;
       const plan = planTable(listed.stdout);
       const iptables = (args: string[]): Promise<unknown> =>
@@ -102,7 +105,12 @@ async function removeIfEmpty(dir: string): Promise<void> {
 /** Listening unix sockets, from /proc/net/unix. */
 async function listeningSockets(): Promise<Set<string>> {
   const table = await readFile('/proc/net/unix', 'utf8').catch(() => '');
-  return new Set(table.split('\n').flatMap((line) => line.split(/\s+/).slice(7, 8)).filter(Boolean));
+  return new Set(
+    table
+      .split('\n')
+      .flatMap((line) => line.split(/\s+/).slice(7, 8))
+      .filter(Boolean),
+  );
 }
 
 /** Pod sandbox ids containerd's CRI plugin knows under the node directory. */
@@ -141,7 +149,10 @@ export async function removeFixedPaths(dir: string): Promise<void> {
 /** Deletes the veths on the cluster's bridge, then the bridge. */
 export async function removeBridge(run: CommandRunner = runCommand): Promise<void> {
   const { bridge } = CLUSTER_NETWORK;
-  const ports = await run('ip', ['-o', 'link', 'show', 'master', bridge], { timeoutMs: 10_000, allowFailure: true });
+  const ports = await run('ip', ['-o', 'link', 'show', 'master', bridge], {
+    timeoutMs: 10_000,
+    allowFailure: true,
+  });
   for (const line of ports.stdout.split('\n')) {
     const name = /^\d+:\s+([^:@\s]+)/.exec(line)?.[1];
     if (name) await run('ip', ['link', 'delete', name], { timeoutMs: 10_000, allowFailure: true });
@@ -168,4 +179,3 @@ export async function cleanupLocalCluster(options: CleanupOptions = {}): Promise
   await removeBridge(run);
   if (options.removeDir ?? true) await rm(dir, { recursive: true, force: true });
 }
-

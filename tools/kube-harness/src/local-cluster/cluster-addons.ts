@@ -29,7 +29,11 @@ function kubeRouterRbac(): object[] {
       kind: 'ClusterRole',
       metadata: { name: KUBE_ROUTER_USER },
       rules: [
-        { apiGroups: [''], resources: ['pods', 'namespaces', 'nodes', 'services', 'endpoints'], verbs: ['get', 'list', 'watch'] },
+        {
+          apiGroups: [''],
+          resources: ['pods', 'namespaces', 'nodes', 'services', 'endpoints'],
+          verbs: ['get', 'list', 'watch'],
+        },
         { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
       ],
@@ -53,7 +57,11 @@ function coreDnsRbac(): object[] {
       kind: 'ClusterRole',
       metadata: { name: 'system:coredns' },
       rules: [
-        { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
+        {
+          apiGroups: [''],
+          resources: ['endpoints', 'services', 'pods', 'namespaces'],
+          verbs: ['list', 'watch'],
+        },
         { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
       ],
     },
@@ -68,7 +76,11 @@ function coreDnsRbac(): object[] {
 }
 
 function coreDnsWorkload(image: string): object[] {
-  const port = (name: string, containerPort: number, protocol: string): object => ({ name, containerPort, protocol });
+  const port = (name: string, containerPort: number, protocol: string): object => ({
+    name,
+    containerPort,
+    protocol,
+  });
   return [
     {
       apiVersion: 'v1',

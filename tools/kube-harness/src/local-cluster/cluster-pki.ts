@@ -51,7 +51,10 @@ export async function createClusterPki(
   run: CommandRunner = runCommand,
 ): Promise<ClusterPki> {
   await mkdir(dir, { recursive: true });
-  const pair = (name: string): CertPair => ({ cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) });
+  const pair = (name: string): CertPair => ({
+    cert: join(dir, `${name}.crt`),
+    key: join(dir, `${name}.key`),
+  });
   const caCert = join(dir, 'ca.crt');
   const caKey = join(dir, 'ca.key');
   await run('openssl', [
@@ -73,7 +76,9 @@ export async function createClusterPki(
   const tokenKeys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const serviceAccountKey = join(dir, 'sa.key');
   const serviceAccountPublicKey = join(dir, 'sa.pub');
-  await writeFile(serviceAccountKey, tokenKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  await writeFile(serviceAccountKey, tokenKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }), {
+    mode: 0o600,
+  });
   await writeFile(serviceAccountPublicKey, tokenKeys.publicKey.export({ type: 'spki', format: 'pem' }));
   return {
     caCert,
@@ -82,7 +87,10 @@ export async function createClusterPki(
       `subjectAltName=${apiServerSans()}`,
       'extendedKeyUsage=serverAuth',
     ]),
-    apiserverKubeletClient: await client('apiserver-kubelet-client', '/O=system:masters/CN=kube-apiserver-kubelet-client'),
+    apiserverKubeletClient: await client(
+      'apiserver-kubelet-client',
+      '/O=system:masters/CN=kube-apiserver-kubelet-client',
+    ),
     kubeletServing: await issue('kubelet-serving', `/CN=${nodeName}`, [
       `subjectAltName=IP:${CLUSTER_NETWORK.bridgeIp},DNS:${nodeName}`,
       'extendedKeyUsage=serverAuth',
@@ -99,7 +107,12 @@ export async function createClusterPki(
 }
 
 /** A kubeconfig file (JSON is YAML) naming certificate files, for one component. */
-export async function writeKubeconfig(path: string, server: string, caCert: string, user: CertPair): Promise<void> {
+export async function writeKubeconfig(
+  path: string,
+  server: string,
+  caCert: string,
+  user: CertPair,
+): Promise<void> {
   const config = {
     apiVersion: 'v1',
     kind: 'Config',

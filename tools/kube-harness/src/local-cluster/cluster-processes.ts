@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { CommandRunner } from '@sandbox/sandbox-local';
@@ -55,7 +55,12 @@ function binary(options: ClusterProcessOptions, name: string): string {
 }
 
 /** Polls `check` until true; fails with the process's log tail when it exits or time runs out. */
-async function waitFor(name: string, process: GuardedProcess | undefined, deadline: number, check: () => Promise<boolean>): Promise<void> {
+async function waitFor(
+  name: string,
+  process: GuardedProcess | undefined,
+  deadline: number,
+  check: () => Promise<boolean>,
+): Promise<void> {
   for (;;) {
     if (process?.hasExited()) throw new Error(`${name} exited during start-up: ${await process.logTail()}`);
     if (await check()) return;
@@ -73,14 +78,18 @@ function findFreePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
 /** GET /readyz with the admin certificate; true on 200. */
 async function apiReady(pki: ClusterPki): Promise<boolean> {
-  const [ca, cert, key] = await Promise.all([pki.caCert, pki.admin.cert, pki.admin.key].map((p) => readFile(p)));
+  const [ca, cert, key] = await Promise.all(
+    [pki.caCert, pki.admin.cert, pki.admin.key].map((p) => readFile(p)),
+  );
   const url = `https://${CLUSTER_NETWORK.bridgeIp}:${CLUSTER_NETWORK.apiPort}/readyz`;
   return new Promise((resolve) => {
     const req = request(url, { ca, cert, key, timeout: 2_000, agent: false }, (res) => {
@@ -98,8 +107,13 @@ async function apiReady(pki: ClusterPki): Promise<boolean> {
 export async function startClusterProcesses(options: ClusterProcessOptions): Promise<ClusterProcesses> {
   const { paths, pki, run, deadline } = options;
   const started: GuardedProcess[] = [];
-  const spawn = (name: string, args: string[], env?: NodeJS.ProcessEnv): GuardedProcess => {
-    const process = spawnGuarded({ executable: binary(options, name), args, cwd: paths.dir, logFile: join(paths.logs, `${name}.log`), env });
+  const spawn = (name: string, args: string[]): GuardedProcess => {
+    const process = spawnGuarded({
+      executable: binary(options, name),
+      args,
+      cwd: paths.dir,
+      logFile: join(paths.logs, `${name}.log`),
+    });
     started.push(process);
     return process;
   };
@@ -110,7 +124,9 @@ export async function startClusterProcesses(options: ClusterProcessOptions): Pro
   const kubectl = (args: string[], input?: string, timeoutMs = 60_000) =>
     run(binary(options, 'kubectl'), ['--kubeconfig', kubeconfigs.admin, ...args], { input, timeoutMs });
   const ctr = (args: string[], timeoutMs: number) =>
-    run(binary(options, 'ctr'), ['--address', paths.containerdSocket, '--namespace', 'k8s.io', ...args], { timeoutMs });
+    run(binary(options, 'ctr'), ['--address', paths.containerdSocket, '--namespace', 'k8s.io', ...args], {
+      timeoutMs,
+    });
   const importImages = async (archives: string[]): Promise<void> => {
     for (const archive of archives) await ctr(['images', 'import', archive], 10 * 60_000);
   };
@@ -123,8 +139,7 @@ export async function startClusterProcesses(options: ClusterProcessOptions): Pro
     await waitFor('etcd', etcd, deadline, () => etcdHealthy(etcdUrl));
     const apiserver = spawn('kube-apiserver', apiServerArgs(paths, pki, etcdUrl));
     // containerd starts while the API server loads: they do not depend on each other.
-    const env = { ...process.env, PATH: `${dirname(binary(options, 'containerd-shim-runsc-v1'))}:${process.env.PATH ?? ''}` };
-    const containerd = spawn('containerd', ['--config', paths.containerdConfig], env);
+    const containerd = spawn('containerd', ['--config', paths.containerdConfig]);
     await waitFor('containerd', containerd, deadline, () => exists(paths.containerdSocket));
     await importImages(options.images);
     mark('etcd and containerd ready, images imported', since);
@@ -137,14 +152,22 @@ export async function startClusterProcesses(options: ClusterProcessOptions): Pro
     spawn('kube-proxy', ['--config', paths.kubeProxyConfig]);
     spawn('kube-router', kubeRouterArgs(kubeconfigs.kubeRouter, CLUSTER_NODE_NAME));
     await waitFor('kubelet', kubelet, deadline, async () => {
-      const ready = await kubectl(['get', 'node', CLUSTER_NODE_NAME, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'], undefined, 10_000).catch(() => undefined);
+      const ready = await kubectl(
+        ['get', 'node', CLUSTER_NODE_NAME, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'],
+        undefined,
+        10_000,
+      ).catch(() => undefined);
       return ready?.stdout.trim() === 'True';
     });
     mark('node Ready', since);
     since = Date.now();
     await kubectl(['apply', '-f', '-'], options.addons);
     const seconds = Math.max(1, Math.round((deadline - Date.now()) / 1_000));
-    await kubectl(['-n', 'kube-system', 'rollout', 'status', 'deployment/coredns', `--timeout=${seconds}s`], undefined, seconds * 1_000 + 10_000);
+    await kubectl(
+      ['-n', 'kube-system', 'rollout', 'status', 'deployment/coredns', `--timeout=${seconds}s`],
+      undefined,
+      seconds * 1_000 + 10_000,
+    );
     mark('CoreDNS ready', since);
     for (const process of started) {
       if (process.hasExited()) throw new Error(`a cluster process exited: ${await process.logTail()}`);

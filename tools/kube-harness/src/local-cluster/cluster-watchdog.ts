@@ -8,8 +8,9 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = join(HERE, '..', '..', '..', '..');
 
 // `sh` reads a pipe from this process; end-of-file means this process is gone (SIGKILL included),
-// and the shell becomes `main.ts down`, which removes the whole cluster from the host.
-const SCRIPT = 'while read -r _; do :; done; exec "$0" --import tsx "$1" down';
+// and the shell runs `main.ts down`, which removes the whole cluster from the host, then its own
+// log (kept when the clean-up failed, to say why).
+const SCRIPT = 'while read -r _; do :; done; "$0" --import tsx "$1" down && rm -f -- "$2"';
 
 /**
  * Arms a watchdog for the whole cluster: if this process dies without `stop()`, a detached
@@ -19,7 +20,7 @@ const SCRIPT = 'while read -r _; do :; done; exec "$0" --import tsx "$1" down';
 export function armClusterWatchdog(logFile: string): () => void {
   const fd = openSync(logFile, 'a');
   try {
-    const guard = spawn('sh', ['-c', SCRIPT, process.execPath, join(HERE, 'main.ts')], {
+    const guard = spawn('sh', ['-c', SCRIPT, process.execPath, join(HERE, 'main.ts'), logFile], {
       cwd: REPO_ROOT,
       detached: true,
       stdio: ['pipe', fd, fd],

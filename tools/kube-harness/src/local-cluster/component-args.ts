@@ -4,10 +4,9 @@ import { CLUSTER_NETWORK, type ClusterPaths } from './cluster-layout';
 import type { ClusterPki } from './cluster-pki';
 
 /** The component kubeconfig files under the node directory. */
-export function kubeconfigPaths(paths: ClusterPaths): Record<
-  'admin' | 'kubelet' | 'controllerManager' | 'scheduler' | 'kubeProxy' | 'kubeRouter',
-  string
-> {
+export function kubeconfigPaths(
+  paths: ClusterPaths,
+): Record<'admin' | 'kubelet' | 'controllerManager' | 'scheduler' | 'kubeProxy' | 'kubeRouter', string> {
   const file = (name: string): string => join(paths.dir, 'kubeconfigs', `${name}.kubeconfig`);
   return {
     admin: file('admin'),

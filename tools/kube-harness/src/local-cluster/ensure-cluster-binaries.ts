@@ -42,7 +42,13 @@ async function programKey(program: ClusterProgram, variant: string): Promise<str
     ['go.mod', 'go.sum'].map((file) => readFile(join(program.moduleDir, file), 'utf8')),
   );
   const variantPart = program.patchOomScore ? variant : '';
-  for (const part of [program.packagePath, program.tags?.join(',') ?? '', program.ldflags ?? '', variantPart, ...files]) {
+  for (const part of [
+    program.packagePath,
+    program.tags?.join(',') ?? '',
+    program.ldflags ?? '',
+    variantPart,
+    ...files,
+  ]) {
     hash.update(`${part}\0`);
   }
   return hash.digest('hex').slice(0, 12);
@@ -53,12 +59,24 @@ async function programKey(program: ClusterProgram, variant: string): Promise<str
  * that replaces the module with that copy; returns the `-modfile` to build with. `go build -overlay`
  * refuses files under the module cache, hence the copy.
  */
-async function patchedShimModule(program: ClusterProgram, work: string, go: string, run: CommandRunner): Promise<string> {
-  const listed = await run(go, ['-C', program.moduleDir, 'list', '-m', '-f', '{{.Dir}}', 'gvisor.dev/gvisor'], {
-    timeoutMs: 10 * 60_000,
-  });
+async function patchedShimModule(
+  program: ClusterProgram,
+  work: string,
+  go: string,
+  run: CommandRunner,
+): Promise<string> {
+  const listed = await run(
+    go,
+    ['-C', program.moduleDir, 'list', '-m', '-f', '{{.Dir}}', 'gvisor.dev/gvisor'],
+    {
+      timeoutMs: 10 * 60_000,
+    },
+  );
   const source = listed.stdout.trim();
-  if (!source) await run(go, ['-C', program.moduleDir, 'mod', 'download', 'gvisor.dev/gvisor'], { timeoutMs: 10 * 60_000 });
+  if (!source)
+    await run(go, ['-C', program.moduleDir, 'mod', 'download', 'gvisor.dev/gvisor'], {
+      timeoutMs: 10 * 60_000,
+    });
   const copy = join(work, 'gvisor');
   await cp(source, copy, { recursive: true });
   const manager = join(copy, 'pkg', 'shim', 'v1', 'manager.go');
@@ -80,10 +98,26 @@ async function buildProgram(
   const run = options.run ?? runCommand;
   const go = options.goPath ?? 'go';
   await mkdir(work, { recursive: true });
-  const args = ['CGO_ENABLED=0', 'nice', '-n', '19', go, '-C', program.moduleDir, 'build', '-trimpath', '-mod=readonly'];
+  const args = [
+    'CGO_ENABLED=0',
+    'nice',
+    '-n',
+    '19',
+    go,
+    '-C',
+    program.moduleDir,
+    'build',
+    '-trimpath',
+    '-mod=readonly',
+  ];
   if (program.patchOomScore) args.push(`-modfile=${await patchedShimModule(program, work, go, run)}`);
   if (program.tags?.length) args.push(`-tags=${program.tags.join(',')}`);
-  args.push(`-ldflags=-s -w${program.ldflags ? ` ${program.ldflags}` : ''}`, '-o', output, program.packagePath);
+  args.push(
+    `-ldflags=-s -w${program.ldflags ? ` ${program.ldflags}` : ''}`,
+    '-o',
+    output,
+    program.packagePath,
+  );
   await run('env', args, { timeoutMs: 45 * 60_000 });
 }
 
@@ -105,7 +139,9 @@ export async function ensureClusterBinaries(options: ClusterBuildOptions = {}): 
   const built: string[] = [];
   for (const listed of clusterPrograms(kube.kubernetes)) {
     const program =
-      listed.name === 'containerd-shim-runsc-v1' ? { ...listed, patchOomScore: variant === 'oom-score-0' } : listed;
+      listed.name === 'containerd-shim-runsc-v1'
+        ? { ...listed, patchOomScore: variant === 'oom-score-0' }
+        : listed;
     const started = Date.now();
     const dir = join(root, `${program.name}-${await programKey(program, variant)}`);
     const path = join(dir, program.name);

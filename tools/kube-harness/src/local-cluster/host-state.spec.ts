@@ -17,14 +17,32 @@ describe('host state of the local cluster', () => {
     expect(planTable(listing)).toEqual({
       chains: ['KUBE-FIREWALL', 'KUBE-ROUTER-INPUT'],
       deleteRules: [
-        ['-D', 'INPUT', '-m', 'comment', '--comment', 'kube-router netpol - 4IA2OSFRMVNDXBVV', '-j', 'KUBE-ROUTER-INPUT'],
+        [
+          '-D',
+          'INPUT',
+          '-m',
+          'comment',
+          '--comment',
+          'kube-router netpol - 4IA2OSFRMVNDXBVV',
+          '-j',
+          'KUBE-ROUTER-INPUT',
+        ],
         ['-D', 'INPUT', '-j', 'KUBE-FIREWALL'],
       ],
     });
   });
 
   it('splits quoted comments as one argument', () => {
-    expect(splitRule('-A X -m comment --comment "a \\"b\\" c" -j Y')).toEqual(['-A', 'X', '-m', 'comment', '--comment', 'a "b" c', '-j', 'Y']);
+    expect(splitRule('-A X -m comment --comment "a \\"b\\" c" -j Y')).toEqual([
+      '-A',
+      'X',
+      '-m',
+      'comment',
+      '--comment',
+      'a "b" c',
+      '-j',
+      'Y',
+    ]);
   });
 
   it("picks kube-router's ipsets only", () => {
@@ -36,9 +54,19 @@ describe('host state of the local cluster', () => {
   });
 
   it('recognises cluster processes by the node directory, never a shell reading it', () => {
-    expect(isClusterProcess('kubelet\n', 'kubelet\0--config\0/tmp/sandbox-cluster/kubelet-config.json', '/tmp/sandbox-cluster')).toBe(true);
-    expect(isClusterProcess('bash\n', 'bash\0-c\0ls /tmp/sandbox-cluster/logs', '/tmp/sandbox-cluster')).toBe(false);
-    expect(isClusterProcess('etcd\n', 'etcd\0--data-dir\0/tmp/sandbox-cluster-other', '/tmp/sandbox-cluster')).toBe(false);
+    expect(
+      isClusterProcess(
+        'kubelet\n',
+        'kubelet\0--config\0/tmp/sandbox-cluster/kubelet-config.json',
+        '/tmp/sandbox-cluster',
+      ),
+    ).toBe(true);
+    expect(isClusterProcess('bash\n', 'bash\0-c\0ls /tmp/sandbox-cluster/logs', '/tmp/sandbox-cluster')).toBe(
+      false,
+    );
+    expect(
+      isClusterProcess('etcd\n', 'etcd\0--data-dir\0/tmp/sandbox-cluster-other', '/tmp/sandbox-cluster'),
+    ).toBe(false);
   });
 
   it('removes cgroups children first', () => {

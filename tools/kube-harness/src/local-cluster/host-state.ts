@@ -48,7 +48,26 @@ export function ourIpsets(names: string): string[] {
 }
 
 /** Programs that may mention the node directory without being part of the cluster (a shell, a pager). */
-const BYSTANDERS = new Set(['bash', 'sh', 'dash', 'zsh', 'tail', 'less', 'cat', 'grep', 'vi', 'vim', 'node', 'npm', 'sudo', 'watch', 'ls', 'find', 'du', 'jest']);
+const BYSTANDERS = new Set([
+  'bash',
+  'sh',
+  'dash',
+  'zsh',
+  'tail',
+  'less',
+  'cat',
+  'grep',
+  'vi',
+  'vim',
+  'node',
+  'npm',
+  'sudo',
+  'watch',
+  'ls',
+  'find',
+  'du',
+  'jest',
+]);
 
 /** True when a process (its `comm` and NUL-separated `cmdline`) belongs to the cluster at `dir`. */
 export function isClusterProcess(comm: string, cmdline: string, dir: string): boolean {

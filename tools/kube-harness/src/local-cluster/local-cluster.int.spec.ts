@@ -86,7 +86,9 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
   const kubectl = (args: string[], input?: string, timeoutMs = 120_000) =>
     runCommand(cluster.kubectlPath, ['--kubeconfig', cluster.kubeconfigPath, ...args], { input, timeoutMs });
   const execIn = async (deploy: string, command: string[]): Promise<string> =>
-    (await kubectl(['-n', NS, 'exec', `deploy/${deploy}`, '--', ...command], undefined, 60_000)).stdout.trim();
+    (
+      await kubectl(['-n', NS, 'exec', `deploy/${deploy}`, '--', ...command], undefined, 60_000)
+    ).stdout.trim();
   const nodeIn = (deploy: string, script: string): Promise<string> =>
     execIn(deploy, ['/usr/local/bin/node', '-e', script]);
 
@@ -107,7 +109,11 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
     });
     await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
     for (const name of ['web', 'client']) {
-      await kubectl(['-n', NS, 'rollout', 'status', `deployment/${name}`, '--timeout=180s'], undefined, 200_000);
+      await kubectl(
+        ['-n', NS, 'rollout', 'status', `deployment/${name}`, '--timeout=180s'],
+        undefined,
+        200_000,
+      );
     }
   }, START_TIMEOUT_MS);
 
@@ -117,22 +123,33 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
   }, 180_000);
 
   it('runs the pod under gVisor', async () => {
-    const version = await nodeIn('web', "process.stdout.write(require('fs').readFileSync('/proc/version','utf8'))");
+    const version = await nodeIn(
+      'web',
+      "process.stdout.write(require('fs').readFileSync('/proc/version','utf8'))",
+    );
     expect(version).toMatch(/gvisor/i);
   }, 120_000);
 
   it('serves a ClusterIP Service to the host and to a pod, by cluster name', async () => {
-    const ip = (await kubectl(['-n', NS, 'get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout.trim();
+    const ip = (
+      await kubectl(['-n', NS, 'get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP}'])
+    ).stdout.trim();
     // kube-proxy programs a Service's rules within about a second of its endpoints turning ready.
-    const fromHost = () => httpStatus(`http://${ip}/healthz`).then(String, (error: Error) => `ERR ${error.message}`);
+    const fromHost = () =>
+      httpStatus(`http://${ip}/healthz`).then(String, (error: Error) => `ERR ${error.message}`);
     expect(await pollUntil(fromHost, (out) => out === '200')).toBe('200');
-    const resolved = await nodeIn('client', `require('dns').lookup('web.${NS}.svc.cluster.local',(e,a)=>console.log(e?e.code:a))`);
+    const resolved = await nodeIn(
+      'client',
+      `require('dns').lookup('web.${NS}.svc.cluster.local',(e,a)=>console.log(e?e.code:a))`,
+    );
     expect(resolved).toBe(ip);
     expect(await nodeIn('client', fetchScript(`http://web.${NS}.svc.cluster.local/healthz`))).toBe('200');
   }, 120_000);
 
   it('enforces a deny-all NetworkPolicy between pods and lifts it when removed', async () => {
-    const podIp = (await kubectl(['-n', NS, 'get', 'pod', '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}'])).stdout.trim();
+    const podIp = (
+      await kubectl(['-n', NS, 'get', 'pod', '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}'])
+    ).stdout.trim();
     const url = `http://${podIp}:8080/healthz`;
     expect(await nodeIn('client', fetchScript(url))).toBe('200');
     const policy = {
@@ -142,9 +159,19 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
       spec: { podSelector: {}, policyTypes: ['Ingress'] },
     };
     await kubectl(['apply', '-f', '-'], JSON.stringify(policy));
-    await expect(pollUntil(() => nodeIn('client', fetchScript(url)), (out) => out.startsWith('ERR'))).resolves.toMatch(/^ERR/);
+    await expect(
+      pollUntil(
+        () => nodeIn('client', fetchScript(url)),
+        (out) => out.startsWith('ERR'),
+      ),
+    ).resolves.toMatch(/^ERR/);
     await kubectl(['-n', NS, 'delete', 'networkpolicy', 'deny-all']);
-    await expect(pollUntil(() => nodeIn('client', fetchScript(url)), (out) => out === '200')).resolves.toBe('200');
+    await expect(
+      pollUntil(
+        () => nodeIn('client', fetchScript(url)),
+        (out) => out === '200',
+      ),
+    ).resolves.toBe('200');
   }, 120_000);
 
   it('leaves nothing on the host after stop()', async () => {
@@ -154,7 +181,12 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
     for (const binary of ['iptables', 'ip6tables']) {
       for (const table of ['filter', 'nat', 'mangle']) {
         const listed = await runCommand(binary, ['-w', '5', '-t', table, '-S']);
-        expect({ binary, table, ...planTable(listed.stdout) }).toEqual({ binary, table, deleteRules: [], chains: [] });
+        expect({ binary, table, ...planTable(listed.stdout) }).toEqual({
+          binary,
+          table,
+          deleteRules: [],
+          chains: [],
+        });
       }
     }
     expect((await runCommand('ipset', ['list', '-n'])).stdout).not.toMatch(/KUBE-|kube-router/);
@@ -173,38 +205,54 @@ describe('local cluster: a real one-node Kubernetes with gVisor pods', () => {
 });
 
 describe('local cluster: the watchdog when its owner is SIGKILLed', () => {
-  it('removes the whole cluster from the host', async () => {
-    const owner = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'tools/kube-harness/src/local-cluster/main.ts'), 'up'], {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 5 * 60_000);
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString();
-        if (output.includes('local cluster ready in')) {
-          clearTimeout(timer);
-          resolve();
-        }
+  it(
+    'removes the whole cluster from the host',
+    async () => {
+      const owner = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(REPO, 'tools/kube-harness/src/local-cluster/main.ts'), 'up'],
+        {
+          cwd: REPO,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 5 * 60_000);
+        const onData = (chunk: Buffer): void => {
+          output += chunk.toString();
+          if (output.includes('local cluster ready in')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        owner.stdout.on('data', onData);
+        owner.stderr.on('data', onData);
+        owner.once('exit', () => reject(new Error(`the owner exited: ${output}`)));
+      });
+      expect((await clusterPids(CLUSTER_DIR)).length).toBeGreaterThan(5);
+      owner.kill('SIGKILL');
+      const gone = async (): Promise<string> => {
+        const pids = await clusterPids(CLUSTER_DIR);
+        const bridge = await runCommand('ip', ['link', 'show', CLUSTER_NETWORK.bridge], {
+          allowFailure: true,
+        });
+        return pids.length === 0 && bridge.exitCode !== 0 && !(await exists(CLUSTER_DIR))
+          ? 'gone'
+          : `pids ${pids.join(' ')}`;
       };
-      owner.stdout.on('data', onData);
-      owner.stderr.on('data', onData);
-      owner.once('exit', () => reject(new Error(`the owner exited: ${output}`)));
-    });
-    expect((await clusterPids(CLUSTER_DIR)).length).toBeGreaterThan(5);
-    owner.kill('SIGKILL');
-    const gone = async (): Promise<string> => {
-      const pids = await clusterPids(CLUSTER_DIR);
-      const bridge = await runCommand('ip', ['link', 'show', CLUSTER_NETWORK.bridge], { allowFailure: true });
-      return pids.length === 0 && bridge.exitCode !== 0 && !(await exists(CLUSTER_DIR)) ? 'gone' : `pids ${pids.join(' ')}`;
-    };
-    expect(await pollUntil(gone, (out) => out === 'gone', 60_000)).toBe('gone');
-  }, 8 * 60_000);
+      expect(await pollUntil(gone, (out) => out === 'gone', 60_000)).toBe('gone');
+    },
+    8 * 60_000,
+  );
 });
 
 /** Calls `probe` every 250 ms until `done` says yes (within `timeoutMs`); returns the last answer. */
-async function pollUntil(probe: () => Promise<string>, done: (out: string) => boolean, timeoutMs = 20_000): Promise<string> {
+async function pollUntil(
+  probe: () => Promise<string>,
+  done: (out: string) => boolean,
+  timeoutMs = 20_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {

@@ -10,7 +10,7 @@ const quote = (value: string): string => JSON.stringify(value);
  * the pause image pinned, and the `opt` and NRI plugins off so nothing is written to /opt or
  * /var/run/nri.
  */
-export function containerdConfig(paths: ClusterPaths, pauseImage: string): string {
+export function containerdConfig(paths: ClusterPaths, pauseImage: string, shimPath: string): string {
   const runtime = `plugins.'io.containerd.cri.v1.runtime'`;
   const handler = `${runtime}.containerd.runtimes.${RUNSC_HANDLER}`;
   return [
@@ -39,6 +39,7 @@ export function containerdConfig(paths: ClusterPaths, pauseImage: string): strin
     `  default_runtime_name = ${quote(RUNSC_HANDLER)}`,
     `[${handler}]`,
     '  runtime_type = "io.containerd.runsc.v1"',
+    `  runtime_path = ${quote(shimPath)}`,
     `[${handler}.options]`,
     '  TypeUrl = "io.containerd.runsc.v1.options"',
     `  ConfigPath = ${quote(paths.runscConfig)}`,
