@@ -8,6 +8,7 @@ import {
   mountedSecrets,
   OVERLAYS,
   overlayDir,
+  secretKeyAt,
   workloads,
   type Overlay,
 } from '../manifests/workloads';
@@ -26,7 +27,7 @@ const SECRETS: Record<string, string[]> = {
     'redis-auth',
   ],
   dashboard: ['dashboard-api-tokens', 'redis-auth'],
-  'drain-controller': ['drain-controller-api-tokens', 'redis-auth'],
+  'drain-controller': ['adapter-api-tokens', 'drain-controller-api-tokens', 'redis-auth'],
   verifier: ['redis-auth', 'verifier-api-tokens', 'verifier-signer', 'verifier-signing-key'],
   'livepeer-node': ['adapter-bootstrap', 'handoff-intake'],
   redis: ['redis-auth'],
@@ -64,6 +65,27 @@ describeWithKube('deploy/ overlays, as kustomize renders them', () => {
     const expected = Object.fromEntries(Object.entries(SECRETS).filter(([name]) => name in mounts));
     expect(mounts).toEqual(expected);
     expect(rendered[overlay].filter((object) => object.kind === 'Secret')).toEqual([]);
+  });
+
+  it.each(OVERLAYS)("%s: gives the drain-controller a token the adapter's API accepts", (overlay) => {
+    const all = workloads(rendered[overlay]);
+    const named = (name: string) => {
+      const found = all.find((w) => w.name === name);
+      if (!found) throw new Error(`${overlay} renders no ${name}`);
+      return found;
+    };
+    const controller = named('drain-controller');
+    const adapter = named('adapter');
+    const sends = secretKeyAt(controller, containerEnv(controller, 'ADAPTER_TOKEN_FILE') ?? '');
+    const accepted = ['READ_TOKEN_FILE', 'ADMIN_TOKEN_FILE'].map((name) =>
+      secretKeyAt(adapter, containerEnv(adapter, name) ?? ''),
+    );
+    expect(sends).toEqual({ secret: 'adapter-api-tokens', key: 'read' });
+    expect(accepted).toContainEqual(sends);
+    // Its own tokens (those of its API) are another Secret: the adapter would answer 401.
+    expect(secretKeyAt(controller, containerEnv(controller, 'READ_TOKEN_FILE') ?? '')?.secret).toBe(
+      'drain-controller-api-tokens',
+    );
   });
 
   it.each(OVERLAYS)(
