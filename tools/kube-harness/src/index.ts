@@ -23,3 +23,4 @@ export * from './local-node/local-node';
 export { GVISOR_HANDLER, GVISOR_RUNTIME_TYPE, type NodeLayout } from './local-node/node-config';
 export * from './local-node/ensure-node-binaries';
 export * from './deploy/rbac-matrix';
+export { findPromtool } from './test-support/promtool.fixture';
