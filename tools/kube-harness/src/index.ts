@@ -24,3 +24,4 @@ export { GVISOR_HANDLER, GVISOR_RUNTIME_TYPE, type NodeLayout } from './local-no
 export * from './local-node/ensure-node-binaries';
 export * from './deploy/rbac-matrix';
 export { findPromtool } from './test-support/promtool.fixture';
+export { requireKubectl } from './test-support/kubectl.fixture';
