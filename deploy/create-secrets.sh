@@ -3,8 +3,10 @@
 # (so running it again never rotates a credential under a running system). Values go from openssl
 # to kubectl through files in a private temporary folder, never through the command line.
 # Usage: deploy/create-secrets.sh [service...]   (the services with API tokens; defaults below)
+# KUBECTL: the kubectl to run (default: kubectl on PATH).
 set -eu
 NS=sandbox-system
+KUBECTL=${KUBECTL:-kubectl}
 SERVICES=${*:-instance-manager adapter redemption-handoff dashboard drain-controller verifier}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -12,7 +14,7 @@ chmod 700 "$dir"
 
 random() { openssl rand -hex 32 | tr -d '\n' > "$dir/$1"; }
 
-exists() { kubectl -n "$NS" get secret "$1" >/dev/null 2>&1; }
+exists() { "$KUBECTL" -n "$NS" get secret "$1" >/dev/null 2>&1; }
 
 # create NAME KEY... : one random value per key.
 create() {
@@ -28,7 +30,7 @@ create() {
     args="$args --from-file=$key=$dir/$name.$key"
   done
   # shellcheck disable=SC2086
-  kubectl -n "$NS" create secret generic "$name" $args
+  "$KUBECTL" -n "$NS" create secret generic "$name" $args
 }
 
 create adapter-bootstrap secret
@@ -43,6 +45,6 @@ if exists redis-auth; then
 else
   random redis.password
   printf 'requirepass %s\n' "$(cat "$dir/redis.password")" > "$dir/redis.conf"
-  kubectl -n "$NS" create secret generic redis-auth \
+  "$KUBECTL" -n "$NS" create secret generic redis-auth \
     --from-file=password="$dir/redis.password" --from-file=auth.conf="$dir/redis.conf"
 fi

@@ -57,6 +57,15 @@ async function deleteOr404(action: KubeAction, call: () => Promise<unknown>): Pr
   }
 }
 
+/**
+ * The API server answers a container without output with an empty body and no Content-Type, which
+ * client-node refuses to parse (it throws before looking at the body). Any non-empty answer carries a
+ * Content-Type (Go sniffs one from the first bytes), so this error means an empty log.
+ */
+function emptyLogAnswer(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Cannot parse content. No Content-Type defined.';
+}
+
 /** {@link KubeApi} over client-node's APIs, for one namespace. */
 export function createKubeApi(apis: KubeClientApis, namespace: string): KubeApi {
   const { objects, core, networking } = apis;
@@ -82,7 +91,7 @@ export function createKubeApi(apis: KubeClientApis, namespace: string): KubeApi 
         const params = { name, namespace, container: 'app', tailLines, timestamps: true };
         return await core.readNamespacedPodLog(params);
       } catch (error) {
-        if (apiStatus(error) === 404) return '';
+        if (apiStatus(error) === 404 || emptyLogAnswer(error)) return '';
         throw kubeError(error, { verb: 'read log of', kind: 'pod', name });
       }
     },

@@ -47,5 +47,5 @@ export {
   type RepositoryApp,
 } from './images/repository-apps';
 export type { ImageArchive, ImageRuntimeConfig } from './images/image-archive';
-export { directoryAssets, IMAGE_NODE_PATH } from './images/rootfs-layout';
+export { directoryAssets, IMAGE_APP_PATH, IMAGE_NODE_PATH } from './images/rootfs-layout';
 export type { RootfsFile } from './images/rootfs-layout';

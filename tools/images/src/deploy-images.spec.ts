@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Container } from '@kubernetes/client-node';
 import {
   containerImages,
   ensureKubeBinaries,
@@ -11,6 +11,7 @@ import {
   overlayDir,
   renderKustomization,
 } from '@sandbox/kube-harness';
+import { IMAGE_APP_PATH, IMAGE_NODE_PATH } from '@sandbox/sandbox-local';
 import { IMAGE_CATALOG } from './catalog';
 import { splitReference, writePinKustomization } from './pin-kustomization';
 
@@ -44,6 +45,25 @@ describeWithGo('the images deploy/ names', () => {
       'drain-controller',
     ])
       expect(ours).toContain(`localhost/sandbox-${service}`);
+  });
+
+  it.each(OVERLAYS)('%s: starts Node and the bundle in every container of our images', (overlay) => {
+    // Our images set Cmd [node, bundle] and no Entrypoint. The command line is the container's
+    // `command` (plus `args`), else `args` alone (Entrypoint + args), else the Cmd.
+    const IMAGE_CMD = [IMAGE_NODE_PATH, IMAGE_APP_PATH];
+    for (const object of rendered[overlay] ?? []) {
+      const pod = (object as { spec?: { template?: { spec?: { containers?: V1Container[] } } } }).spec;
+      for (const container of pod?.template?.spec?.containers ?? []) {
+        if (!OURS.test(container.image ?? '')) continue;
+        const argv = container.command
+          ? [...container.command, ...(container.args ?? [])]
+          : (container.args ?? IMAGE_CMD);
+        expect({ container: container.name, starts: argv.slice(0, 2) }).toEqual({
+          container: container.name,
+          starts: IMAGE_CMD,
+        });
+      }
+    }
   });
 
   it('runs the simulators in k3d and neither in production', () => {

@@ -36,3 +36,5 @@ export {
   CLUSTER_NODE_NAME,
   RUNSC_HANDLER,
 } from './local-cluster/cluster-layout';
+export { findPromtool } from './test-support/promtool.fixture';
+export { requireKubectl } from './test-support/kubectl.fixture';

@@ -8,19 +8,21 @@ import { startKubeHarness, type KubeHarness } from '../control-plane/kube-harnes
 import { applyObjects, DEPLOY_DIR, renderKustomization } from '../manifests/manifests';
 import { mountedSecrets, overlayDir, workloads } from '../manifests/workloads';
 import { describeWithKube, HARNESS_START_TIMEOUT_MS } from '../test-support/describe-with-kube.fixture';
+import { requireKubectl } from '../test-support/kubectl.fixture';
 
 const SCRIPT = join(DEPLOY_DIR, 'create-secrets.sh');
 const SYSTEM = 'sandbox-system';
-const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
 
 let harness: KubeHarness;
 let admin: KubeConfig;
 /** kubectl's HOME (its discovery cache), removed afterwards. */
 let home = '';
+/** The kubectl the script runs (its `KUBECTL`): without one, the suite fails, it does not skip. */
+let kubectl = '';
 
 function runScript(): { status: number | null; output: string } {
   const result = spawnSync('sh', [SCRIPT], {
-    env: { PATH: process.env['PATH'], HOME: home, KUBECONFIG: harness.kubeconfigPath },
+    env: { PATH: process.env['PATH'], HOME: home, KUBECONFIG: harness.kubeconfigPath, KUBECTL: kubectl },
     encoding: 'utf8',
     timeout: 120_000,
   });
@@ -42,10 +44,11 @@ async function secretData(): Promise<Record<string, Record<string, string>>> {
   );
 }
 
-(hasKubectl ? describeWithKube : describeWithKube.skip)('deploy/create-secrets.sh with kubectl', () => {
+describeWithKube('deploy/create-secrets.sh with kubectl', () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'kubectl-home-'));
     harness = await startKubeHarness();
+    kubectl = requireKubectl(harness.binaries, process.env);
     admin = await harness.adminConfig();
     const namespaces = (
       await renderKustomization(harness.binaries.kustomize, join(DEPLOY_DIR, 'cluster'))
@@ -72,6 +75,9 @@ async function secretData(): Promise<Record<string, Record<string, string>>> {
     expect(data['redis-auth']?.['auth.conf']).toBe(`requirepass ${password}\n`);
     expect(data['adapter-bootstrap']?.['secret']).not.toBe(data['handoff-intake']?.['secret']);
     expect(Object.keys(data['adapter-api-tokens'] ?? {}).sort()).toEqual(['admin', 'read']);
+    // Each service its own tokens: the drain-controller calls the adapter with the adapter's read token.
+    expect(data['adapter-api-tokens']?.['read']).toMatch(/^[0-9a-f]{64}$/);
+    expect(data['drain-controller-api-tokens']?.['read']).not.toBe(data['adapter-api-tokens']?.['read']);
     // Values go through files, never the command line or the script's output.
     expect(run.output).not.toContain(password);
   });

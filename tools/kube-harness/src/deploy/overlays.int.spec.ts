@@ -3,15 +3,18 @@ import {
   ApiextensionsV1Api,
   CoreV1Api,
   KubernetesObjectApi,
+  loadAllYaml,
   type KubeConfig,
   type KubernetesObject,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { waitFor } from '@sandbox/testing';
 import { startKubeHarness, type KubeHarness } from '../control-plane/kube-harness';
 import { canI } from '../control-plane/service-accounts';
 import { ensureDefaultServiceAccount } from '../control-plane/test-namespaces';
-import { applyObjects, renderKustomization } from '../manifests/manifests';
+import { applyObjects, DEPLOY_DIR, renderKustomization } from '../manifests/manifests';
 import {
   mountedSecrets,
   OVERLAYS,
@@ -125,6 +128,13 @@ describeWithKube.each(OVERLAYS)('deploy/%s applied to the real kube-apiserver', 
     harness = await startKubeHarness();
     admin = await harness.adminConfig();
     objects = await renderKustomization(harness.binaries.kustomize, overlayDir(overlay));
+    // The operator's form of the alert rules (monitoring/, opt-in), checked against its CRD's schema.
+    if (overlay === 'production')
+      objects.push(
+        ...(loadAllYaml(
+          await readFile(join(DEPLOY_DIR, 'monitoring', 'prometheus-rule.yaml'), 'utf8'),
+        ) as KubernetesObject[]),
+      );
     if (objects.some((object) => object.kind === 'PrometheusRule')) await registerPrometheusRule(admin);
     await applyObjects(admin, objects);
     for (const namespace of [SYSTEM, APPS]) await ensureDefaultServiceAccount(admin, namespace);

@@ -1,19 +1,33 @@
 import { beforeAll, expect, it } from '@jest/globals';
 import type { KubernetesObject, V1Container } from '@kubernetes/client-node';
 import { loadAllYaml } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensureKubeBinaries } from '../build/ensure-kube-binaries';
-import { renderKustomization } from '../manifests/manifests';
+import { DEPLOY_DIR, renderKustomization } from '../manifests/manifests';
 import {
   containerEnv,
   mountedSecrets,
   OVERLAYS,
   overlayDir,
+  secretKeyAt,
   workloads,
   type Overlay,
 } from '../manifests/workloads';
 import { describeWithKube, HARNESS_START_TIMEOUT_MS } from '../test-support/describe-with-kube.fixture';
 
 const rendered = {} as Record<Overlay, KubernetesObject[]>;
+
+/** API groups a stock k3s serves without any CRD (`v1` objects have none). */
+const BUILT_IN_GROUPS = [
+  'apps',
+  'networking.k8s.io',
+  'rbac.authorization.k8s.io',
+  'node.k8s.io',
+  'admissionregistration.k8s.io',
+  'policy',
+  'batch',
+];
 
 /** Who mounts which Secret: Node's bootstrap credential only the adapter (and Node, its owner). */
 const SECRETS: Record<string, string[]> = {
@@ -26,7 +40,7 @@ const SECRETS: Record<string, string[]> = {
     'redis-auth',
   ],
   dashboard: ['dashboard-api-tokens', 'redis-auth'],
-  'drain-controller': ['drain-controller-api-tokens', 'redis-auth'],
+  'drain-controller': ['adapter-api-tokens', 'drain-controller-api-tokens', 'redis-auth'],
   verifier: ['redis-auth', 'verifier-api-tokens', 'verifier-signer', 'verifier-signing-key'],
   'livepeer-node': ['adapter-bootstrap', 'handoff-intake'],
   redis: ['redis-auth'],
@@ -64,6 +78,27 @@ describeWithKube('deploy/ overlays, as kustomize renders them', () => {
     const expected = Object.fromEntries(Object.entries(SECRETS).filter(([name]) => name in mounts));
     expect(mounts).toEqual(expected);
     expect(rendered[overlay].filter((object) => object.kind === 'Secret')).toEqual([]);
+  });
+
+  it.each(OVERLAYS)("%s: gives the drain-controller a token the adapter's API accepts", (overlay) => {
+    const all = workloads(rendered[overlay]);
+    const named = (name: string) => {
+      const found = all.find((w) => w.name === name);
+      if (!found) throw new Error(`${overlay} renders no ${name}`);
+      return found;
+    };
+    const controller = named('drain-controller');
+    const adapter = named('adapter');
+    const sends = secretKeyAt(controller, containerEnv(controller, 'ADAPTER_TOKEN_FILE') ?? '');
+    const accepted = ['READ_TOKEN_FILE', 'ADMIN_TOKEN_FILE'].map((name) =>
+      secretKeyAt(adapter, containerEnv(adapter, name) ?? ''),
+    );
+    expect(sends).toEqual({ secret: 'adapter-api-tokens', key: 'read' });
+    expect(accepted).toContainEqual(sends);
+    // Its own tokens (those of its API) are another Secret: the adapter would answer 401.
+    expect(secretKeyAt(controller, containerEnv(controller, 'READ_TOKEN_FILE') ?? '')?.secret).toBe(
+      'drain-controller-api-tokens',
+    );
   });
 
   it.each(OVERLAYS)(
@@ -147,12 +182,61 @@ describeWithKube('deploy/ overlays, as kustomize renders them', () => {
     }
   });
 
-  it('ships the same alert rules as a rules file and as a PrometheusRule', () => {
+  it('ships the alert rules as a rules file, and the same as a PrometheusRule in monitoring/', () => {
     const file = (find('production', 'ConfigMap', 'sandbox-alert-rules') as { data: Record<string, string> })
       .data['sandbox-alerts.rules.yaml'];
     const [parsed] = loadAllYaml(file ?? '') as { groups: unknown[] }[];
-    const rule = find('production', 'PrometheusRule', 'sandbox-runtime') as { spec: { groups: unknown[] } };
-    expect(rule.spec.groups).toEqual(parsed?.groups);
+    const [rule] = loadAllYaml(
+      readFileSync(join(DEPLOY_DIR, 'monitoring', 'prometheus-rule.yaml'), 'utf8'),
+    ) as { spec: { groups: unknown[] } }[];
+    expect(rule?.spec.groups).toEqual(parsed?.groups);
     expect(JSON.stringify(parsed)).toContain('handoff_validity_window_used_max_ratio');
+  });
+
+  it.each(OVERLAYS)('%s: needs no custom resource definition (stock k3s serves every kind)', (overlay) => {
+    const groups = rendered[overlay].map((object) => object.apiVersion?.split('/').slice(0, -1).join('/'));
+    const foreign = groups.filter((group) => group && !BUILT_IN_GROUPS.includes(group));
+    expect(foreign).toEqual([]);
+  });
+
+  it.each(OVERLAYS)('%s: caps Redis memory below its limit, losing nothing past it', (overlay) => {
+    const config = (find(overlay, 'ConfigMap', 'redis-config') as { data: Record<string, string> }).data[
+      'redis.conf'
+    ];
+    const maxmemory = /^maxmemory (\d+)mb$/m.exec(config ?? '')?.[1];
+    const redis = workloads(rendered[overlay]).find((w) => w.name === 'redis');
+    const limit = String(redis?.template.spec?.containers[0]?.resources?.limits?.['memory']);
+    expect(limit).toMatch(/^\d+(Mi|Gi)$/);
+    const limitMb = Number.parseInt(limit, 10) * (limit.endsWith('Gi') ? 1024 : 1);
+    expect(Number(maxmemory)).toBeGreaterThan(0);
+    // An AOF rewrite forks: copy-on-write may double the memory in use.
+    expect(Number(maxmemory)).toBeLessThanOrEqual(limitMb / 2);
+    expect(config).toMatch(/^maxmemory-policy noeviction$/m);
+  });
+
+  it('production: takes every setting from parameters.env, and none points at Node by mistake', () => {
+    const parameters = Object.fromEntries(
+      readFileSync(join(overlayDir('production'), 'parameters.env'), 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const all = workloads(rendered['production']);
+    const named = (name: string) => {
+      const found = all.find((w) => w.name === name);
+      if (!found) throw new Error(`production renders no ${name}`);
+      return found;
+    };
+    const node = named('livepeer-node').template.spec?.containers[0];
+    expect(node?.image).toBe(parameters['NODE_IMAGE']);
+    expect(node?.args).toContain(`--runner-grants=${parameters['NODE_RUNNER_GRANTS']}`);
+    expect(containerEnv(named('redemption-handoff'), 'REDEEMER_URL')).toBe(parameters['REDEEMER_URL']);
+    expect(containerEnv(named('verifier'), 'SIGNER_URL')).toBe(parameters['SIGNER_URL']);
+    expect(containerEnv(named('verifier'), 'SIGNER_URL')).not.toContain('livepeer-node');
+    const manager = named('instance-manager');
+    expect(containerEnv(manager, 'KUBE_CLUSTER_CIDRS')).toBe(parameters['KUBE_CLUSTER_CIDRS']);
+    expect(containerEnv(manager, 'KUBE_DNS_SERVERS')).toBe(parameters['KUBE_DNS_SERVERS']);
+    for (const name of ['redemption-handoff-to-redeemer', 'verifier-to-signer', 'livepeer-node-to-chain'])
+      find('production', 'NetworkPolicy', name);
   });
 });

@@ -65,3 +65,15 @@ export function containerImages(objects: readonly KubernetesObject[]): string[] 
 export function containerEnv(workload: Workload, name: string): string | undefined {
   return workload.template.spec?.containers[0]?.env?.find((env) => env.name === name)?.value;
 }
+
+/** The Secret key a file path of a workload's first container reads (`undefined`: no Secret there). */
+export function secretKeyAt(workload: Workload, path: string): { secret: string; key: string } | undefined {
+  const container = workload.template.spec?.containers[0];
+  const mount = container?.volumeMounts?.find((m) => path.startsWith(`${m.mountPath.replace(/\/$/u, '')}/`));
+  const volume = workload.template.spec?.volumes?.find((v) => v.name === mount?.name);
+  if (!mount || !volume?.secret?.secretName) return undefined;
+  const file = path.slice(mount.mountPath.replace(/\/$/u, '').length + 1);
+  const items = volume.secret.items;
+  const key = items ? items.find((item) => item.path === file)?.key : file;
+  return key === undefined ? undefined : { secret: volume.secret.secretName, key };
+}
