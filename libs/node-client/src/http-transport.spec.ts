@@ -97,6 +97,12 @@ describe('createHttpTransport', () => {
     const answer = await transport({ method: 'GET', url: `${base}/done`, signal: controller.signal });
     expect(answer.status).toBe(200);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const { signal } = controller;
+    await expect(transport({ method: 'GET', url: `${base}/hang`, signal, timeoutMs: 20 })).rejects.toThrow();
+    await expect(
+      transport({ method: 'GET', url: `${base}/done`, signal, headers: { 'X-Token': 'a\nb' } }),
+    ).rejects.toThrow('X-Token');
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
 
