@@ -8,7 +8,6 @@ export {
 export { callNode, type NodeCall, type NodeReply } from './http-call';
 export {
   createHttpTransport,
-  createNodeHttpTransport,
   defaultHttpTransport,
   fetchTransport,
   type ClosableHttpTransport,

@@ -16,7 +16,7 @@ import { defaultHttpTransport, type HttpTransport } from './http-transport';
 
 /** Options of {@link createRunnerClient}. */
 export interface RunnerClientOptions {
-  /** @defaultValue {@link defaultHttpTransport} (node:http, keep-alive connections pooled per origin) */
+  /** @defaultValue {@link defaultHttpTransport} (undici, keep-alive connections pooled per origin) */
   transport?: HttpTransport;
 }
 

@@ -1,17 +1,16 @@
 // The HTTP client for Node calls, measured: CPU, V8 heap allocation and latency per heartbeat-sized POST over
-// keep-alive connections, for this library's transports (its HTTP/1.1 client on node:net, which
-// `createHttpTransport` uses for http: URLs, and its node:http one) and for undici (`Pool#request` and
-// `request` through an `Agent`). The server runs in its own process so only the client's CPU counts;
-// transports take turns, twice each, and the lower CPU figure of the two turns is kept. Then what undici
-// costs in memory: the RSS a fresh process that already talks node:http gains by loading undici, and by
-// its first calls (which compile its WebAssembly HTTP parser).
+// keep-alive connections, for this library's transport (`createHttpTransport`, on undici) and for undici's
+// `Pool#request` alone (what the transport adds on top). The server runs in its own process so only the
+// client's CPU counts; the two take turns, twice each, and the lower CPU figure of the two turns is kept.
+// Then what undici costs in memory: the RSS a fresh process that already talks node:http gains by loading
+// undici, and by its first calls (which compile its WebAssembly HTTP parser).
 // Run: node --import tsx libs/node-client/src/transport.bench.ts
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { allocatedBytes, percentile, printFigure } from '@sandbox/testing';
-import { Agent, Pool, request } from 'undici';
-import { createHttpTransport, createNodeHttpTransport, type HttpTransport } from './http-transport';
+import { Pool } from 'undici';
+import { createHttpTransport, type HttpTransport } from './http-transport';
 
 const CALLS = 20_000;
 const CONCURRENCY = 64;
@@ -92,19 +91,6 @@ function viaPool(pool: Pool): Send {
   };
 }
 
-function viaRequest(agent: Agent, url: string): Send {
-  return async () => {
-    const { statusCode, body } = await request(url, {
-      method: 'POST',
-      dispatcher: agent,
-      headers: { 'content-type': 'application/json', authorization: 'bench-secret' },
-      body: BODY,
-    });
-    const text = await body.text();
-    if (statusCode !== 200 || text.length === 0) throw new Error(`status ${statusCode}`);
-  };
-}
-
 interface Measured {
   cpuUs: number;
   allocatedKb: number;
@@ -146,15 +132,11 @@ const server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe
 const [portLine] = (await once(server.stdout, 'data')) as [Buffer];
 const origin = `http://127.0.0.1:${portLine.toString().trim()}`;
 const url = `${origin}/runners/heartbeat`;
-const plainHttp = createHttpTransport();
-const nodeHttp = createNodeHttpTransport();
+const transport = createHttpTransport();
 const pool = new Pool(origin, { connections: CONCURRENCY });
-const agent = new Agent({ connections: CONCURRENCY });
 const clients: [name: string, send: Send][] = [
-  ['plain_http', viaTransport(plainHttp, url)],
-  ['node_http', viaTransport(nodeHttp, url)],
+  ['transport', viaTransport(transport, url)],
   ['undici_pool', viaPool(pool)],
-  ['undici_request', viaRequest(agent, url)],
 ];
 try {
   for (const [, send] of clients) await measure(send, 2_000);
@@ -176,9 +158,7 @@ try {
   printFigure('node_client_undici_load_rss_mb', memory.loaded - memory.before, 1);
   printFigure('node_client_undici_first_calls_rss_mb', memory.called - memory.loaded, 1);
 } finally {
-  plainHttp.close();
-  nodeHttp.close();
+  transport.close();
   await pool.close();
-  await agent.close();
   server.kill();
 }
