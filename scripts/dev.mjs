@@ -44,6 +44,11 @@ const COMMANDS = {
   },
   // The k3d suite: Docker, kubectl and k3d (not Debian packages); it says what is missing itself.
   'e2e-k3d': { debian: false, run: (args) => runNode(['--import', 'tsx', 'e2e/k3d/main.ts', ...args]) },
+  // The same suite on a one-node cluster on this host (root; the node's parts are built from source).
+  'e2e-node': {
+    debian: true,
+    run: (args) => runNode(['--import', 'tsx', 'e2e/k3d/main.ts', '--provider', 'local-node', ...args]),
+  },
   'node-sim': {
     debian: false,
     run: (args) => runNode(['--import', 'tsx', 'tools/node-sim/src/main.ts', ...args]),

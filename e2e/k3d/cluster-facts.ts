@@ -13,6 +13,7 @@ export const PUBLIC_TARGET = { host: '1.1.1.1', port: 443 } as const;
 export async function clusterFacts(
   kubectl: Kubectl,
   otherAppPod: { ip: string; port: number },
+  publicTarget: { host: string; port: number },
 ): Promise<ClusterFacts> {
   const api = await kubectl.json<{ spec: { clusterIP: string } }>([
     '-n',
@@ -46,6 +47,6 @@ export async function clusterFacts(
       })),
     redisPodIp: redis.status.podIP ?? '',
     otherAppPod,
-    publicTarget: PUBLIC_TARGET,
+    publicTarget,
   };
 }

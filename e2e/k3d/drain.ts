@@ -1,29 +1,50 @@
-// A drain through the drain-controller's API with a short window: Node (node-sim) is replaced by a
-// restart of its Deployment, and the drain must end `done`.
-import { DrainRecordSchema, type DrainRecord } from '@sandbox/protocol';
+// Drains through the drain-controller's API: Node (node-sim) is replaced by a restart of its
+// Deployment, and the drain must end `done`.
+import { DrainRecordSchema, TERMINAL_DRAIN_PHASES, type DrainRecord } from '@sandbox/protocol';
 import { waitFor } from '@sandbox/testing';
 
-const ENDED = new Set(['done', 'aborted', 'failed']);
+/** A drain's id and the records seen at each phase change. */
+export interface DrainRun {
+  id: string;
+  seen: DrainRecord[];
+}
 
-/** `POST /v1/drains` (restart Node, a 30 s window, no quiet period), then polls it to its end. */
-export async function drainNode(baseUrl: string, token: string): Promise<DrainRecord[]> {
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+const headers = (token: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` });
+
+/** `POST /v1/drains` (restart Node, no quiet period) with `window`. */
+export async function startDrain(baseUrl: string, token: string, window: string): Promise<DrainRecord> {
   const created = await fetch(`${baseUrl}/v1/drains`, {
     method: 'POST',
-    headers,
-    body: JSON.stringify({ reason: 'k3d e2e', target: { restart: true }, window: '30s', quietPeriod: '0s' }),
+    headers: headers(token),
+    body: JSON.stringify({ reason: 'e2e', target: { restart: true }, window, quietPeriod: '0s' }),
   });
   if (created.status !== 201) throw new Error(`POST /v1/drains: ${created.status} ${await created.text()}`);
-  const { id } = DrainRecordSchema.parse(await created.json());
+  return DrainRecordSchema.parse(await created.json());
+}
+
+/** `GET /v1/drains/{id}`. */
+export async function readDrain(baseUrl: string, token: string, id: string): Promise<DrainRecord> {
+  const response = await fetch(`${baseUrl}/v1/drains/${id}`, { headers: headers(token) });
+  if (response.status !== 200) throw new Error(`GET /v1/drains/${id}: ${response.status}`);
+  return DrainRecordSchema.parse(await response.json());
+}
+
+/** Polls the drain until it ends (or `timeoutMs`); the record at each phase change, the last one last. */
+export async function followDrain(
+  baseUrl: string,
+  token: string,
+  id: string,
+  timeoutMs: number,
+): Promise<DrainRecord[]> {
   const seen: DrainRecord[] = [];
   await waitFor(
     async () => {
-      const response = await fetch(`${baseUrl}/v1/drains/${id}`, { headers });
-      const record = DrainRecordSchema.parse(await response.json());
+      const record = await readDrain(baseUrl, token, id);
       if (seen.at(-1)?.phase !== record.phase) seen.push(record);
-      return ENDED.has(record.phase);
+      else seen[seen.length - 1] = record;
+      return TERMINAL_DRAIN_PHASES.includes(record.phase);
     },
-    { description: `drain ${id} to end`, timeoutMs: 600_000, intervalMs: 1_000 },
+    { description: `drain ${id} to end`, timeoutMs, intervalMs: 1_000 },
   );
   return seen;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LEASE_STANDBY_LABEL, leaseRolledOut } from './install';
+import { LEASE_STANDBY_LABEL, leaseRolledOut, volumeClaims } from './install';
 import { REPO_ROOT } from './node-image';
 
 const workload = (status: { updatedReplicas?: number; readyReplicas?: number; replicas?: number }) => ({
@@ -31,5 +31,33 @@ describe('waiting for a lease Deployment', () => {
     // The hand-off's standby takes tickets and is ready: `kubectl rollout status` fits it.
     const handoff = await readFile(join(REPO_ROOT, 'deploy', 'base', 'redemption-handoff.yaml'), 'utf8');
     expect(handoff).not.toContain(LEASE_STANDBY_LABEL);
+  });
+});
+
+describe('the claims an overlay makes', () => {
+  it('lists PersistentVolumeClaims and one claim per StatefulSet replica and template', () => {
+    const objects = [
+      {
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'ledger', namespace: 'sandbox-system' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '256Mi' } } },
+      },
+      {
+        kind: 'StatefulSet',
+        metadata: { name: 'redis', namespace: 'sandbox-system' },
+        spec: {
+          replicas: 2,
+          volumeClaimTemplates: [
+            { metadata: { name: 'data' }, spec: { resources: { requests: { storage: '2Gi' } } } },
+          ],
+        },
+      },
+      { kind: 'Deployment', metadata: { name: 'adapter', namespace: 'sandbox-system' } },
+    ];
+    expect(volumeClaims(objects)).toEqual([
+      { namespace: 'sandbox-system', name: 'ledger', storage: '256Mi', accessModes: ['ReadWriteOnce'] },
+      { namespace: 'sandbox-system', name: 'data-redis-0', storage: '2Gi', accessModes: ['ReadWriteOnce'] },
+      { namespace: 'sandbox-system', name: 'data-redis-1', storage: '2Gi', accessModes: ['ReadWriteOnce'] },
+    ]);
   });
 });

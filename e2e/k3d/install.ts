@@ -5,6 +5,7 @@ import type { Exec } from './exec';
 import { checkImageArchive, type CheckedArchive } from './image-archives';
 import type { Kubectl } from './kubectl';
 import { REPO_ROOT } from './node-image';
+import type { ClusterProvider, VolumeClaim } from './provider';
 
 export const SYSTEM_NAMESPACE = 'sandbox-system';
 export const APPS_NAMESPACE = 'sandbox-apps';
@@ -64,20 +65,51 @@ export async function renderWithKubectl(kubectl: Kubectl, dir: string): Promise<
   return (loadAllYaml(text) as (KubernetesObject | null)[]).filter((o): o is KubernetesObject => o !== null);
 }
 
-/** The cluster part, the Secrets (deploy/create-secrets.sh), then the pinned overlay; waits for rollouts. */
+/** Every claim the rendering makes: PersistentVolumeClaims, and each StatefulSet replica's templates. */
+export function volumeClaims(objects: readonly KubernetesObject[]): VolumeClaim[] {
+  type Claim = KubernetesObject & {
+    spec?: { accessModes?: string[]; resources?: { requests?: { storage?: string } } };
+  };
+  const claim = (namespace: string, name: string, template: Claim): VolumeClaim => ({
+    namespace,
+    name,
+    storage: template.spec?.resources?.requests?.storage ?? '1Gi',
+    accessModes: template.spec?.accessModes ?? ['ReadWriteOnce'],
+  });
+  return objects.flatMap((object) => {
+    const namespace = object.metadata?.namespace ?? 'default';
+    if (object.kind === 'PersistentVolumeClaim')
+      return [claim(namespace, object.metadata?.name ?? '', object)];
+    if (object.kind !== 'StatefulSet') return [];
+    const set = object as KubernetesObject & { spec?: { replicas?: number; volumeClaimTemplates?: Claim[] } };
+    const replicas = set.spec?.replicas ?? 1;
+    return (set.spec?.volumeClaimTemplates ?? []).flatMap((template) =>
+      Array.from({ length: replicas }, (_, index) =>
+        claim(namespace, `${template.metadata?.name ?? ''}-${set.metadata?.name ?? ''}-${index}`, template),
+      ),
+    );
+  });
+}
+
+/**
+ * The cluster part, the Secrets (deploy/create-secrets.sh), volumes for the overlay's claims where
+ * the provider must make them, then the pinned overlay; waits for rollouts.
+ */
 export async function installOverlay(
   exec: Exec,
-  kubectl: Kubectl,
-  pinnedDir: string,
+  provider: ClusterProvider,
+  pinned: { dir: string; objects: readonly KubernetesObject[] },
   log: (line: string) => void,
 ) {
+  const kubectl = provider.kubectl;
   await kubectl.run(['apply', '--server-side', '-k', join(REPO_ROOT, 'deploy')], { timeoutMs: 180_000 });
   await exec('sh', [join(REPO_ROOT, 'deploy', 'create-secrets.sh')], {
-    env: { KUBECONFIG: kubectl.kubeconfig },
+    env: { KUBECONFIG: kubectl.kubeconfig, KUBECTL: kubectl.path },
     timeoutMs: 120_000,
     onLine: log,
   });
-  await kubectl.run(['apply', '--server-side', '-k', pinnedDir], { timeoutMs: 180_000 });
+  await provider.provideVolumes(volumeClaims(pinned.objects));
+  await kubectl.run(['apply', '--server-side', '-k', pinned.dir], { timeoutMs: 180_000 });
   await waitForRollouts(kubectl);
 }
 

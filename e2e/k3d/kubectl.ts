@@ -4,6 +4,8 @@ import type { Exec, ExecOptions } from './exec';
 /** kubectl against one cluster (its kubeconfig file), with the admin's credentials. */
 export interface Kubectl {
   readonly kubeconfig: string;
+  /** The kubectl binary (create-secrets.sh and other scripts find it on PATH). */
+  readonly path: string;
   run(args: readonly string[], options?: ExecOptions): Promise<string>;
   /** `kubectl get … -o json`, parsed. */
   json<T>(args: readonly string[]): Promise<T>;
@@ -29,6 +31,7 @@ export function createKubectl(exec: Exec, kubectlPath: string, kubeconfig: strin
     (await exec(kubectlPath, [...base, ...args], options)).stdout;
   const kubectl: Kubectl = {
     kubeconfig,
+    path: kubectlPath,
     run,
     json: async <T>(args: readonly string[]) => JSON.parse(await run([...args, '-o', 'json'])) as T,
     secretValue: async (namespace, name, key) => {

@@ -19,6 +19,3 @@ export const K3S_BASE_IMAGE = 'docker.io/rancher/k3s:v1.37.2-k3s1';
 
 /** Name of the k3s-with-gVisor image `deploy/k3s/Dockerfile` builds (tagged by its inputs' hash). */
 export const NODE_IMAGE_NAME = 'localhost/sandbox-k3s-gvisor';
-
-/** The client pod's image (the official Python SDK is installed into it from PyPI). */
-export const SDK_CLIENT_IMAGE = 'docker.io/library/python:3.12-slim-bookworm';

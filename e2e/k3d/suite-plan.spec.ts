@@ -89,7 +89,13 @@ describe('the gVisor kernel check', () => {
 
 describe('the SDK client pod', () => {
   it('runs the repository script from a ConfigMap in its own namespace, without a service-account token', () => {
-    const objects = sdkClientManifest('print(1)\n', 'echo', 'sdk-client-echo')
+    const objects = sdkClientManifest(
+      'print(1)\n',
+      'echo',
+      'sdk-client-echo',
+      'localhost/sandbox-sdk-client:1',
+      ['--hold-seconds', '30'],
+    )
       .split('\n---\n')
       .map(
         (text) =>
@@ -105,6 +111,20 @@ describe('the SDK client pod', () => {
     expect(objects[2]?.metadata.namespace).toBe(CLIENT_NAMESPACE);
     expect(objects[2]?.spec?.['automountServiceAccountToken']).toBe(false);
     expect(JSON.stringify(objects[2])).toContain('http://livepeer-node.sandbox-system.svc:8935');
+    const container = (
+      objects[2]?.spec?.['containers'] as { image: string; imagePullPolicy: string; command: string[] }[]
+    )[0];
+    // The image the suite built and imported: never pulled, no pip at run time.
+    expect(container?.image).toBe('localhost/sandbox-sdk-client:1');
+    expect(container?.imagePullPolicy).toBe('Never');
+    // Node's URL, the app, the signer (node-sim's public port), then the extra arguments.
+    expect(container?.command.slice(2)).toEqual([
+      'http://livepeer-node.sandbox-system.svc:8935',
+      'echo',
+      'http://livepeer-node.sandbox-system.svc:8935',
+      '--hold-seconds',
+      '30',
+    ]);
   });
 
   it('reads the JSON steps out of interleaved output', () => {

@@ -1,6 +1,6 @@
-// The system flow on the cluster: apps declared through the instance-manager API, their pods under
-// gVisor, registered with Node (node-sim), then discovered and reached by the Python SDK client.
-import { DiscoveryResponseSchema, type AppSpecInput } from '@sandbox/protocol';
+// The cluster's system flow in parts: declaring an app through the instance-manager API, its pods,
+// and what Node (node-sim) lists in discovery.
+import { DiscoveryResponseSchema, type AppSpecInput, type DiscoveryRunner } from '@sandbox/protocol';
 import { waitFor } from '@sandbox/testing';
 import { APPS_NAMESPACE } from './install';
 import type { Kubectl } from './kubectl';
@@ -68,11 +68,16 @@ export async function waitForReadyPods(kubectl: Kubectl, app: string, count: num
   );
 }
 
-/** Runners Node (node-sim) lists for the app on `GET /discovery`. */
-export async function discoveredRunners(nodeUrl: string, app: string): Promise<number> {
+/** The app's runners as Node (node-sim) lists them on `GET /discovery`. */
+export async function discoveryRunners(nodeUrl: string, app: string): Promise<DiscoveryRunner[]> {
   const response = await fetch(`${nodeUrl}/discovery`);
   const entries = DiscoveryResponseSchema.parse(await response.json());
-  return entries.flatMap((entry) => entry.runners).filter((runner) => runner.app === app).length;
+  return entries.flatMap((entry) => entry.runners).filter((runner) => runner.app === app);
+}
+
+/** How many runners of the app Node lists. */
+export async function discoveredRunners(nodeUrl: string, app: string): Promise<number> {
+  return (await discoveryRunners(nodeUrl, app)).length;
 }
 
 /** Waits until Node lists at least `count` runners of the app. */
@@ -84,4 +89,9 @@ export async function waitForRunners(nodeUrl: string, app: string, count: number
     },
     { description: `${count} runners of ${app} registered with Node`, timeoutMs: 300_000, intervalMs: 2_000 },
   );
+}
+
+/** One ready pod of the app now (single-session pods are replaced once a session takes them). */
+export async function readyPod(kubectl: Kubectl, app: string): Promise<AppPod> {
+  return (await waitForReadyPods(kubectl, app, 1))[0] as AppPod;
 }

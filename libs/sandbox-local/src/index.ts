@@ -48,4 +48,6 @@ export {
 } from './images/repository-apps';
 export type { ImageArchive, ImageRuntimeConfig } from './images/image-archive';
 export { directoryAssets, IMAGE_APP_PATH, IMAGE_NODE_PATH } from './images/rootfs-layout';
-export type { RootfsFile } from './images/rootfs-layout';
+export type { RootfsDir, RootfsFile, RootfsLayout } from './images/rootfs-layout';
+export { exportLayoutImage, type LayoutImage } from './images/layout-image';
+export { sharedLibraries } from './images/node-runtime';

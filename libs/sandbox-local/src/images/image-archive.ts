@@ -11,7 +11,8 @@ export interface ImageRuntimeConfig {
   env: Record<string, string>;
   workingDir: string;
   user: string;
-  exposedPort: number;
+  /** The port the program serves; absent for a client that serves none. */
+  exposedPort?: number;
   labels: Record<string, string>;
 }
 
@@ -73,7 +74,7 @@ function imageConfig(config: ImageRuntimeConfig, layerDigest: string): string {
       Env: Object.entries(config.env).map(([key, value]) => `${key}=${value}`),
       Cmd: config.cmd,
       WorkingDir: config.workingDir,
-      ExposedPorts: { [`${config.exposedPort}/tcp`]: {} },
+      ...(config.exposedPort === undefined ? {} : { ExposedPorts: { [`${config.exposedPort}/tcp`]: {} } }),
       Labels: config.labels,
     },
     rootfs: { type: 'layers', diff_ids: [`sha256:${layerDigest}`] },

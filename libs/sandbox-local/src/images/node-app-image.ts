@@ -131,7 +131,7 @@ function podmanChanges(config: ImageRuntimeConfig): string[] {
     ...Object.entries(config.env).map(([key, value]) => `ENV ${key}=${value}`),
     `WORKDIR ${config.workingDir}`,
     `USER ${config.user}`,
-    `EXPOSE ${config.exposedPort}/tcp`,
+    ...(config.exposedPort === undefined ? [] : [`EXPOSE ${config.exposedPort}/tcp`]),
     ...Object.entries(config.labels).map(([key, value]) => `LABEL ${key}=${value}`),
   ];
 }

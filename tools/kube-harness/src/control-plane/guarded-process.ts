@@ -88,7 +88,11 @@ async function terminate(child: ChildProcess, signal: NodeJS.Signals, graceMs: n
 function spawnLogged(options: SpawnGuardedOptions): ChildProcess {
   const fd = openSync(options.logFile, 'a');
   try {
-    return spawn(options.executable, options.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', fd, fd] });
+    return spawn(options.executable, options.args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', fd, fd],
+    });
   } finally {
     closeSync(fd);
   }

@@ -48,7 +48,7 @@ describeWithKube('deploy/create-secrets.sh with kubectl', () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'kubectl-home-'));
     harness = await startKubeHarness();
-    kubectl = requireKubectl(harness.binaries, process.env);
+    kubectl = await requireKubectl(process.env);
     admin = await harness.adminConfig();
     const namespaces = (
       await renderKustomization(harness.binaries.kustomize, join(DEPLOY_DIR, 'cluster'))

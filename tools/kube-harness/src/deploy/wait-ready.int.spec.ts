@@ -66,7 +66,7 @@ describeWithKube('deploy/wait-ready.sh', () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'kubectl-home-'));
     harness = await startKubeHarness();
-    kubectl = requireKubectl(harness.binaries, process.env);
+    kubectl = await requireKubectl(process.env);
     admin = await harness.adminConfig();
     const namespaces = (
       await renderKustomization(harness.binaries.kustomize, join(DEPLOY_DIR, 'cluster'))

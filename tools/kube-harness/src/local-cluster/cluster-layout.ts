@@ -16,6 +16,14 @@ export const CLUSTER_NETWORK = {
   bridge: 'sbxc0',
   apiPort: 6443,
   kubeletPort: 10250,
+  /** Pods get addresses up to here; the top of the range is left for hosts a test plugs into the bridge. */
+  podRangeEnd: '10.42.0.239',
+  /**
+   * What stands for the internet here, where nothing may leave the machine: pods route this
+   * documentation range (TEST-NET-2, routed nowhere) through `gateway`, a host a test may plug into
+   * the bridge. Without such a host the route leads nowhere.
+   */
+  outside: { cidr: '198.51.100.0/24', gateway: '10.42.0.250' },
 } as const;
 
 /** The node's name, as the kubelet registers it. */

@@ -68,8 +68,8 @@ export function runscConfig(paths: ClusterPaths, runscPath: string): string {
 
 /**
  * The pod network: Debian's bridge plugin (gateway on the bridge, hairpin, no masquerade),
- * host-local addresses from the pod range with one route, to the Service range (no default route:
- * nothing leaves the machine), and portmap for hostPorts.
+ * host-local addresses from the pod range with two routes, to the Service range and to the stand-in
+ * for the outside (no default route: nothing leaves the machine), and portmap for hostPorts.
  */
 export function cniConfList(paths: ClusterPaths): string {
   const config = {
@@ -84,8 +84,19 @@ export function cniConfList(paths: ClusterPaths): string {
         hairpinMode: true,
         ipam: {
           type: 'host-local',
-          ranges: [[{ subnet: CLUSTER_NETWORK.podCidr, gateway: CLUSTER_NETWORK.bridgeIp }]],
-          routes: [{ dst: CLUSTER_NETWORK.serviceCidr }],
+          ranges: [
+            [
+              {
+                subnet: CLUSTER_NETWORK.podCidr,
+                gateway: CLUSTER_NETWORK.bridgeIp,
+                rangeEnd: CLUSTER_NETWORK.podRangeEnd,
+              },
+            ],
+          ],
+          routes: [
+            { dst: CLUSTER_NETWORK.serviceCidr },
+            { dst: CLUSTER_NETWORK.outside.cidr, gw: CLUSTER_NETWORK.outside.gateway },
+          ],
           dataDir: paths.cniDataDir,
         },
       },

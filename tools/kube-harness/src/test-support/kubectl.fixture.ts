@@ -1,26 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { KubeBinaries } from '../build/ensure-kube-binaries';
+import { ensureClusterBinaries } from '../local-cluster/ensure-cluster-binaries';
 
 const works = (path: string) =>
   spawnSync(path, ['version', '--client'], { encoding: 'utf8', timeout: 30_000 }).status === 0;
 
 /**
- * The kubectl a test runs: `KUBECTL` of `env` (a path), else the one the harness builds beside kube-apiserver
- * (`<binaries.dir>/kubectl`), else `kubectl` on PATH. Throws when none works: a test that needs
- * kubectl fails without it, it never skips (hosted CI has no kubectl of its own).
+ * The kubectl a test runs: `KUBECTL` of `env` (a path), else the one the harness builds with the local
+ * cluster's programs (`npm run kube:build`). Throws when neither works: a test that needs kubectl
+ * fails without it, it never skips (hosted CI has no kubectl of its own).
  */
-export function requireKubectl(
-  binaries: Pick<KubeBinaries, 'dir'>,
-  env: Readonly<Record<string, string | undefined>>,
-): string {
-  const candidates = [env['KUBECTL'], join(binaries.dir, 'kubectl'), 'kubectl'].filter(
+export async function requireKubectl(env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const candidates = [env['KUBECTL'], (await ensureClusterBinaries()).paths['kubectl']].filter(
     (path): path is string => path !== undefined && path !== '',
   );
-  for (const path of candidates) if ((path === 'kubectl' || existsSync(path)) && works(path)) return path;
+  for (const path of candidates) if (works(path)) return path;
   throw new Error(
-    `no working kubectl (tried ${candidates.join(', ')}): set KUBECTL to its path, let the harness ` +
-      'build it (npm run kube:build), or put kubectl on PATH',
+    `no working kubectl (tried ${candidates.join(', ')}): set KUBECTL to its path or let the harness build it ` +
+      '(npm run kube:build)',
   );
 }

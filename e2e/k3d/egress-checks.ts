@@ -1,0 +1,48 @@
+// The egress matrix from inside app pods, as the cluster's policy engine enforces it.
+import { check, type Log } from './check';
+import { clusterFacts } from './cluster-facts';
+import { egressMatrix, matrixViolations, type EgressRow, type ProbeOutcome } from './egress-matrix';
+import { APPS_NAMESPACE } from './install';
+import type { Kubectl } from './kubectl';
+import { connectFromPod } from './pod-probes';
+import type { ClusterProvider } from './provider';
+import { readyPod, type AppPod } from './system-flow';
+
+async function probeMatrix(kubectl: Kubectl, pod: AppPod, rows: EgressRow[]): Promise<ProbeOutcome[]> {
+  const outcomes: ProbeOutcome[] = [];
+  for (const row of rows) outcomes.push(await connectFromPod(kubectl, APPS_NAMESPACE, pod.name, row));
+  return outcomes;
+}
+
+/** The `none` matrix from `pod` (its "other app" is `other`), checked under `name`. */
+export async function checkNoneMatrix(
+  provider: ClusterProvider,
+  pod: AppPod,
+  other: AppPod,
+  name: string,
+  log: Log,
+): Promise<void> {
+  const facts = await clusterFacts(provider.kubectl, { ip: other.ip, port: 8080 }, provider.internet);
+  const rows = egressMatrix(facts, 'none');
+  check(
+    log,
+    `${name} (${rows.length} destinations)`,
+    matrixViolations(rows, await probeMatrix(provider.kubectl, pod, rows)),
+  );
+}
+
+/** Both matrices: `echo` (egress none) and `echoNet` (egress internet), each probing the other. */
+export async function egressChecks(provider: ClusterProvider, log: Log) {
+  const pods = {
+    echo: await readyPod(provider.kubectl, 'echo'),
+    echoNet: await readyPod(provider.kubectl, 'echo-net'),
+  };
+  await checkNoneMatrix(provider, pods.echo, pods.echoNet, 'egress: none', log);
+  const facts = await clusterFacts(provider.kubectl, { ip: pods.echo.ip, port: 8080 }, provider.internet);
+  const internet = egressMatrix(facts, 'internet');
+  check(
+    log,
+    `egress: internet (${internet.length} destinations)`,
+    matrixViolations(internet, await probeMatrix(provider.kubectl, pods.echoNet, internet)),
+  );
+}

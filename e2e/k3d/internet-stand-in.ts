@@ -1,0 +1,77 @@
+// What stands for the internet on the local node, where nothing may leave the machine: a host of our
+// own in a network namespace, plugged into the node's pod bridge like a router would be, holding a
+// public-looking address (TEST-NET-2, reserved for documentation, routed nowhere) that pods reach
+// through it. The policy engine judges that traffic as it would the internet: `internet` apps may
+// connect, `none` apps may not. A TCP server answers there.
+import { CLUSTER_NETWORK } from '@sandbox/kube-harness';
+import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
+import type { Exec } from './exec';
+
+/** The stand-in's addresses; the node's pods get a route to `address` through `gateway`. */
+export const INTERNET_STAND_IN = {
+  namespace: 'sbxe2e-inet',
+  /** Its public-looking address and the port its server answers on. */
+  address: '198.51.100.10',
+  port: 443,
+  /** Its address on the pod bridge: above the node's pod address range, so never given to a pod. */
+  gateway: CLUSTER_NETWORK.outside.gateway,
+  prefixLength: 24,
+  /** Host end of its link, a port of the pod bridge. */
+  hostLink: 'sbxe2e-inet0',
+} as const;
+
+const SERVER = `
+const [host, port] = process.argv.slice(1);
+require('node:net').createServer((socket) => socket.end('stand-in\\n')).listen(Number(port), host, () => process.stdout.write('listening\\n'));
+`;
+
+/** A running stand-in; `stop` removes its server, link and namespace. */
+export interface InternetStandIn {
+  host: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Removes a stand-in left by an earlier run (its namespace holds the link's other end). */
+export async function removeInternetStandIn(exec: Exec): Promise<void> {
+  const { namespace, hostLink } = INTERNET_STAND_IN;
+  await exec('ip', ['netns', 'pids', namespace], { allowFailure: true }).then(async (found) => {
+    for (const pid of found.stdout.split(/\s+/).filter(Boolean))
+      await exec('kill', ['-KILL', pid], { allowFailure: true });
+  });
+  await exec('ip', ['netns', 'del', namespace], { allowFailure: true });
+  await exec('ip', ['link', 'del', hostLink], { allowFailure: true });
+}
+
+/** Plugs the stand-in into `bridge` and starts its server. */
+export async function startInternetStandIn(exec: Exec, bridge: string): Promise<InternetStandIn> {
+  const { namespace, address, port, gateway, prefixLength, hostLink } = INTERNET_STAND_IN;
+  await removeInternetStandIn(exec);
+  let server: ChildProcessHandle | undefined;
+  const stop = async () => {
+    await server?.stop(2_000);
+    await removeInternetStandIn(exec);
+  };
+  try {
+    const inside = (args: string[]) => exec('ip', ['-n', namespace, ...args]);
+    await exec('ip', ['netns', 'add', namespace]);
+    await exec('ip', ['link', 'add', hostLink, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', namespace]);
+    await exec('ip', ['link', 'set', hostLink, 'master', bridge, 'up']);
+    await inside(['link', 'set', 'lo', 'up']);
+    await inside(['addr', 'add', `${address}/32`, 'dev', 'lo']);
+    await inside(['addr', 'add', `${gateway}/${prefixLength}`, 'dev', 'eth0']);
+    await inside(['link', 'set', 'eth0', 'up']);
+    server = startChildProcess(
+      'ip',
+      ['netns', 'exec', namespace, process.execPath, '-e', SERVER, address, String(port)],
+      {
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
+    await server.waitForLine((line) => line === 'listening', 15_000);
+    return { host: address, port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
