@@ -1,7 +1,7 @@
 // What stands for the internet on the local node, where nothing may leave the machine: a host of our
-// own in a network namespace, plugged into the node's pod bridge like a router would be, holding a
-// public-looking address (TEST-NET-2, reserved for documentation, routed nowhere) that pods reach
-// through it. The policy engine judges that traffic as it would the internet: `internet` apps may
+// own in a network namespace, plugged into the node's pod bridge like a router would be, holding one
+// public address that the node routes for pods through it alone (nothing reaches the machine's own
+// network: pods have no other route and the host forwards nothing). The policy engine judges that traffic as it would the internet: `internet` apps may
 // connect, `none` apps may not. A TCP server answers there.
 import { CLUSTER_NETWORK } from '@sandbox/kube-harness';
 import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
@@ -10,8 +10,8 @@ import type { Exec } from './exec';
 /** The stand-in's addresses; the node's pods get a route to `address` through `gateway`. */
 export const INTERNET_STAND_IN = {
   namespace: 'sbxe2e-inet',
-  /** Its public-looking address and the port its server answers on. */
-  address: '198.51.100.10',
+  /** Its public address (the node's one route for it) and the port its server answers on. */
+  address: CLUSTER_NETWORK.outside.cidr.replace('/32', ''),
   port: 443,
   /** Its address on the pod bridge: above the node's pod address range, so never given to a pod. */
   gateway: CLUSTER_NETWORK.outside.gateway,

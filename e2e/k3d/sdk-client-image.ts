@@ -3,7 +3,7 @@
 // network of its own (on the local node pods have no route out; on k3d it saves a pip run per pod).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, realpath, rename, rm } from 'node:fs/promises';
+import { mkdir, realpath, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, posix, relative } from 'node:path';
 import {
@@ -81,11 +81,6 @@ async function systemLibraries(binaries: readonly string[], ownDirs: readonly st
     for (const library of await sharedLibraries(runCommand, binary))
       if (!ownDirs.some((dir) => !relative(dir, library).startsWith('..'))) found.add(library);
   return [...found].sort();
-}
-
-async function sharedObjectsUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && isSharedObject(e.name)).map((e) => join(e.parentPath, e.name));
 }
 
 /** The image's files: interpreter, stdlib, the SDK's site folder, the libraries all of them link. */

@@ -19,11 +19,13 @@ export const CLUSTER_NETWORK = {
   /** Pods get addresses up to here; the top of the range is left for hosts a test plugs into the bridge. */
   podRangeEnd: '10.42.0.239',
   /**
-   * What stands for the internet here, where nothing may leave the machine: pods route this
-   * documentation range (TEST-NET-2, routed nowhere) through `gateway`, a host a test may plug into
-   * the bridge. Without such a host the route leads nowhere.
+   * What stands for the internet here, where nothing may leave the machine: pods route this one
+   * public address through `gateway`, a host a test plugs into the bridge, so the packets never leave
+   * the bridge (the node has no default route for pods and does not forward). It must be public:
+   * the apps' egress policies refuse documentation and other non-public ranges, as they should.
+   * Without such a host the route leads nowhere.
    */
-  outside: { cidr: '198.51.100.0/24', gateway: '10.42.0.250' },
+  outside: { cidr: '100.128.0.10/32', gateway: '10.42.0.250' },
 } as const;
 
 /** The node's name, as the kubelet registers it. */
