@@ -81,7 +81,7 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
     const steps = parseSteps(run.stdout);
     expect(steps).toEqual([
       { step: 'discovered', count: 2 },
-      { step: 'reserved', session_id: expect.any(String) },
+      { step: 'reserved', session_id: expect.any(String), paid: false },
       { step: 'http', echoed: { via: 'sdk' } },
       { step: 'sse', count: 3 },
       { step: 'ws', data: 'hello-through-node' },
