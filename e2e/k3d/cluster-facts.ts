@@ -1,13 +1,22 @@
 import type { ClusterFacts } from './egress-matrix';
 import { SYSTEM_NAMESPACE } from './install';
 import type { Kubectl } from './kubectl';
+import type { InternetFacts } from './provider';
 
 interface ServiceList {
   items: { metadata: { name: string }; spec: { clusterIP?: string; ports?: { port: number }[] } }[];
 }
 
-/** A public address that answers TCP 443 (Cloudflare's resolver), dialled by IP: app pods have no DNS. */
-export const PUBLIC_TARGET = { host: '1.1.1.1', port: 443 } as const;
+/**
+ * Cloudflare's resolver: a public address that answers TCP 443 and DNS, and a name it resolves to
+ * itself. `egress: internet` pods get it as their only resolver (deploy/k3d sets the same).
+ */
+export const PUBLIC_TARGET: InternetFacts = {
+  host: '1.1.1.1',
+  port: 443,
+  resolver: '1.1.1.1',
+  name: 'one.one.one.one',
+};
 
 /** Reads the addresses the egress matrix probes from the cluster itself. */
 export async function clusterFacts(

@@ -4,7 +4,7 @@ import { clusterFacts } from './cluster-facts';
 import { egressMatrix, matrixViolations, type EgressRow, type ProbeOutcome } from './egress-matrix';
 import { APPS_NAMESPACE } from './install';
 import type { Kubectl } from './kubectl';
-import { connectFromPod } from './pod-probes';
+import { connectFromPod, resolveFromPod } from './pod-probes';
 import type { ClusterProvider } from './provider';
 import { readyPod, type AppPod } from './system-flow';
 
@@ -44,5 +44,31 @@ export async function egressChecks(provider: ClusterProvider, log: Log) {
     log,
     `egress: internet (${internet.length} destinations)`,
     matrixViolations(internet, await probeMatrix(provider.kubectl, pods.echoNet, internet)),
+  );
+  await dnsChecks(provider, pods, log);
+}
+
+/**
+ * Names: an `internet` app resolves a public name through the public resolver it was given and
+ * connects to the answer; a `none` app resolves nothing (its pod keeps the cluster's DNS, which its
+ * policy refuses like every other address).
+ */
+async function dnsChecks(provider: ClusterProvider, pods: { echo: AppPod; echoNet: AppPod }, log: Log) {
+  const { name, host, port, resolver } = provider.internet;
+  const resolved = await resolveFromPod(provider.kubectl, APPS_NAMESPACE, pods.echoNet.name, name);
+  const problems: string[] = [];
+  if (resolved.result !== 'resolved' || !resolved.detail.includes(host))
+    problems.push(`${name} through ${resolver}: expected ${host}, got ${JSON.stringify(resolved)}`);
+  else {
+    const reached = await connectFromPod(provider.kubectl, APPS_NAMESPACE, pods.echoNet.name, { host, port });
+    if (reached.result !== 'connected')
+      problems.push(`${name} resolved, but ${host}:${port} gave ${JSON.stringify(reached)}`);
+  }
+  check(log, `egress: internet resolves ${name} through ${resolver} and connects to it`, problems);
+  const refused = await resolveFromPod(provider.kubectl, APPS_NAMESPACE, pods.echo.name, name);
+  check(
+    log,
+    `egress: none resolves nothing (${refused.result === 'error' ? refused.detail : refused.result})`,
+    refused.result === 'resolved' ? [`${name} resolved to ${refused.detail.join(', ')}`] : [],
   );
 }

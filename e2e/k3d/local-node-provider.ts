@@ -49,7 +49,7 @@ export async function createLocalNodeProvider(exec: Exec, log: Log): Promise<Clu
   return {
     name: 'local-node',
     kubectl,
-    internet: { host: internet.host, port: internet.port },
+    internet: { host: internet.host, port: internet.port, resolver: internet.resolver, name: internet.name },
     importImages: (archives) => cluster.importImages([...archives]),
     serviceUrl: async (namespace, service, port) => {
       const found = await kubectl.json<{ spec: { clusterIP?: string } }>([

@@ -12,6 +12,17 @@ socket.on('error', (error) => done('error', error.code));
 socket.on('connect', () => done('connected'));
 `;
 
+// c-ares with the pod's own /etc/resolv.conf: the nameservers the kubelet wrote from the pod's spec.
+const RESOLVE = `
+const [name, timeout] = process.argv.slice(1);
+const done = (result, detail) => { process.stdout.write(JSON.stringify({ result, detail })); process.exit(0); };
+setTimeout(() => done('timeout'), Number(timeout));
+new (require('node:dns').promises.Resolver)({ timeout: 1000, tries: 2 }).resolve4(name).then(
+  (addresses) => done('resolved', addresses),
+  (error) => done('error', error.code),
+);
+`;
+
 const KERNEL = `
 const os = require('node:os');
 const version = require('node:fs').readFileSync('/proc/version', 'utf8').trim();
@@ -39,6 +50,23 @@ export async function connectFromPod(
     String(timeoutMs),
   ]);
   return JSON.parse(out) as ProbeOutcome;
+}
+
+/** A name resolution from inside the pod: its addresses, or why there are none. */
+export type ResolveOutcome =
+  { result: 'resolved'; detail: string[] } | { result: 'error'; detail: string } | { result: 'timeout' };
+
+/** Resolves `name` (A records) from inside the pod through the resolvers the pod was given. */
+export async function resolveFromPod(
+  kubectl: Kubectl,
+  namespace: string,
+  pod: string,
+  name: string,
+  timeoutMs = 5_000,
+): Promise<ResolveOutcome> {
+  return JSON.parse(
+    await nodeInPod(kubectl, namespace, pod, RESOLVE, [name, String(timeoutMs)]),
+  ) as ResolveOutcome;
 }
 
 /** The kernel the pod sees: gVisor's Sentry reports its own release and version string. */

@@ -11,6 +11,17 @@ export interface VolumeClaim {
   accessModes: string[];
 }
 
+/**
+ * The internet as `egress: internet` apps see it: `host:port` answers TCP, `resolver` is the public
+ * DNS server the instance-manager gives their pods, and `name` resolves through it to `host`.
+ */
+export interface InternetFacts {
+  host: string;
+  port: number;
+  resolver: string;
+  name: string;
+}
+
 /** The kernel a process sees: `os.release()` and `/proc/version`. */
 export interface KernelFacts {
   release: string;
@@ -22,7 +33,7 @@ export interface ClusterProvider {
   readonly name: 'k3d' | 'local-node';
   readonly kubectl: Kubectl;
   /** What stands for the internet: an address outside the cluster that answers TCP. */
-  readonly internet: { host: string; port: number };
+  readonly internet: InternetFacts;
   /** Loads image archives into the node's container runtime (nothing is ever pulled). */
   importImages(archives: readonly string[]): Promise<void>;
   /** A URL from this host to a Service's port. */

@@ -16,6 +16,7 @@ import {
   renderedImages,
   renderWithKubectl,
 } from './install';
+import { pinResolver } from './pin-resolver';
 import { exportRedisImage, pinRedis } from './redis-image';
 import type { ClusterProvider } from './provider';
 import { admissionCheck, appDeletionCheck, failoverChecks, policyRestoreCheck } from './recovery-checks';
@@ -53,6 +54,7 @@ export async function deploySystem(
   const provider = await createProvider();
   resources.provider = provider;
   const kubectl = provider.kubectl;
+  await writeFile(pinnedFile, pinResolver(await readFile(pinnedFile, 'utf8'), provider.internet.resolver));
   const pinned = { dir: outDir, objects: await renderWithKubectl(kubectl, outDir) };
   check(log, 'the pinned overlay names only images just built', [
     ...imagesWithoutArchive(pinned.objects, built),

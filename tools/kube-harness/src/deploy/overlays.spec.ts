@@ -214,6 +214,17 @@ describeWithKube('deploy/ overlays, as kustomize renders them', () => {
     expect(config).toMatch(/^maxmemory-policy noeviction$/m);
   });
 
+  it('k3d: egress: internet apps get a public resolver (the cluster DNS is out of their reach)', () => {
+    const manager = workloads(rendered.k3d).find((w) => w.name === 'instance-manager');
+    if (!manager) throw new Error('k3d renders no instance-manager');
+    const resolvers = (containerEnv(manager, 'KUBE_DNS_SERVERS') ?? '').split(',');
+    expect(resolvers.length).toBeGreaterThan(0);
+    for (const resolver of resolvers) {
+      expect(resolver).toMatch(/^\d{1,3}(\.\d{1,3}){3}$/);
+      expect(resolver).not.toMatch(/^(10|127|169\.254|192\.168|172\.(1[6-9]|2\d|3[01]))\./);
+    }
+  });
+
   it('production: takes every setting from parameters.env, and none points at Node by mistake', () => {
     const parameters = Object.fromEntries(
       readFileSync(join(overlayDir('production'), 'parameters.env'), 'utf8')
