@@ -115,11 +115,11 @@ describeWithKube('deploy/ RBAC, by SubjectAccessReview against the real authoriz
       {
         op: 'add',
         path: '/spec/template/metadata/annotations',
-        value: { 'sandbox-runtime/restarted-at': 'now' },
+        value: { 'kubectl.kubernetes.io/restartedAt': 'now' },
       },
     ];
     const patched = await drain.patchNamespacedDeployment({ name: NODE, namespace: SYSTEM, body: patch });
-    expect(patched.spec?.template.metadata?.annotations).toEqual({ 'sandbox-runtime/restarted-at': 'now' });
+    expect(patched.spec?.template.metadata?.annotations).toEqual({ 'kubectl.kubernetes.io/restartedAt': 'now' });
     await expect(
       drain.patchNamespacedDeployment({ name: 'redis', namespace: SYSTEM, body: patch }),
     ).rejects.toMatchObject({ code: 403 });
