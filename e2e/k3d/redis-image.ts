@@ -1,5 +1,5 @@
 // The Redis the cluster runs where nothing is pulled: Debian's redis-server and redis-cli, with the
-// shell, cat and grep its readiness probe runs and every library they link, as a one-layer image
+// shell, cat and grep its readiness probe runs (and stat) and every library they link, as a one-layer image
 // named for the overlay (`localhost/sandbox-redis:<content hash>`). The real Redis, packaged here.
 import { realpath } from 'node:fs/promises';
 import {
@@ -20,6 +20,8 @@ const PROGRAMS: Readonly<Record<string, string>> = {
   '/bin/sh': 'sh',
   '/bin/cat': 'cat',
   '/bin/grep': 'grep',
+  // The suite reads the mode of Redis's files with it (as it would with busybox's on the upstream image).
+  '/usr/bin/stat': 'stat',
 };
 
 async function hostPath(name: string): Promise<string> {

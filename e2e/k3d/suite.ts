@@ -17,6 +17,7 @@ import {
   renderWithKubectl,
 } from './install';
 import { pinResolver } from './pin-resolver';
+import { redisDataCheck } from './redis-checks';
 import { exportRedisImage, pinRedis } from './redis-image';
 import type { ClusterProvider } from './provider';
 import { admissionCheck, appDeletionCheck, failoverChecks, policyRestoreCheck } from './recovery-checks';
@@ -86,6 +87,7 @@ export async function runSuite(
   const { provider } = context;
   const kubectl = provider.kubectl;
   await systemFlow(context, log);
+  await redisDataCheck(kubectl, log);
   await egressChecks(provider, log);
   check(
     log,

@@ -7,6 +7,7 @@ import { loadConfig } from '@sandbox/service-kit';
 import { pino } from 'pino';
 import { inheritedEnv, processEnv, StackConfigSchema } from './config';
 import { createStackConsole } from './console';
+import { restrictRedisData } from './redis-data';
 import { runStack } from './run-stack';
 import { localInstances } from './stack-instances';
 import { stackMembers } from './stack-members';
@@ -17,8 +18,8 @@ const config = loadConfig(StackConfigSchema, env);
 const keepInstances = config.STACK_KEEP_INSTANCES || process.argv.includes('--keep-instances');
 const root = process.cwd();
 const dataDir = resolve(root, config.STACK_DATA_DIR);
-for (const folder of ['redis', 'node-sim', 'redeemer-sim'])
-  mkdirSync(resolve(dataDir, folder), { recursive: true });
+for (const folder of ['node-sim', 'redeemer-sim']) mkdirSync(resolve(dataDir, folder), { recursive: true });
+restrictRedisData(resolve(dataDir, 'redis'));
 
 // A closed stdout (its reader gone) must not crash the stack before it stops its members.
 process.stdout.on('error', () => undefined);

@@ -4,6 +4,7 @@ import type { StackConfig } from './config';
 import type { ProcessSpec } from './managed-process';
 import { nodeSimBootstrapSecretPath, nodeSimRestartDir, nodeSimulator } from './node-sim-member';
 import { httpReady, redisReady } from './readiness';
+import { redisCommand } from './redis-data';
 import type { StackSecrets } from './stack-secrets';
 
 /** Paths and inherited environment the members are built from. */
@@ -127,21 +128,20 @@ function serviceMember(
 
 /**
  * Redis keeps its data under the repository's data folder, with AOF fsynced on every write and no
- * eviction, as the services require.
+ * eviction, as the services require, and readable by its own user only.
  */
-function redisMember(config: StackConfig, context: StackContext): ProcessSpec {
+export function redisMember(config: StackConfig, context: StackContext): ProcessSpec {
   const redisUrl = `redis://127.0.0.1:${config.REDIS_PORT}`;
   return {
     name: 'redis',
-    command: 'redis-server',
-    args: [
+    ...redisCommand([
       // The configuration file first (redis-server's rule): it holds `requirepass`.
       context.secrets.redisConfig,
       ...['--port', String(config.REDIS_PORT), '--bind', '127.0.0.1', '--protected-mode', 'yes'],
       ...['--dir', join(context.dataDir, 'redis'), '--save', ''],
       ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
       ...['--loglevel', 'warning'],
-    ],
+    ]),
     cwd: context.root,
     env: context.baseEnv,
     isReady: () => redisReady(config.REDIS_PORT, context.secrets.redisPassword),
