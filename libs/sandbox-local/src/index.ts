@@ -39,6 +39,7 @@ export {
 } from './runsc/runsc-build';
 export { canRunSandbox, chooseRuntime, type RuntimeCandidate } from './runsc/runtime-choice';
 export { findCachedRunsc } from './runsc/runsc-cache';
+export { assertTrustedBinary, UntrustedBinaryError } from './runsc/trusted-binary';
 export {
   ensureEvalResponderImage,
   ensureExampleAppImage,

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { CommandRunner } from '../command-runner';
 import { runCommand } from '../command-runner';
+import { assertTrustedBinary } from './trusted-binary';
 
 /** The Go module (go.mod, go.sum) that names the gVisor version to build. */
 export const RUNSC_MODULE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'runsc');
@@ -51,7 +52,10 @@ export async function ensureRunscBuild(options: RunscBuildOptions = {}): Promise
   const version = gvisorVersion(await readFile(join(RUNSC_MODULE_DIR, 'go.mod'), 'utf8'));
   const dir = join(options.cacheDir ?? join(homedir(), '.cache', 'sandbox-runtime'), 'runsc', version);
   const path = join(dir, 'runsc');
-  if (await exists(path)) return { path, version, built: false };
+  if (await exists(path)) {
+    await assertTrustedBinary(path);
+    return { path, version, built: false };
+  }
   await mkdir(dir, { recursive: true });
   const partial = `${path}.partial-${process.pid}`;
   try {
@@ -70,6 +74,7 @@ export async function ensureRunscBuild(options: RunscBuildOptions = {}): Promise
     // `env` sets CGO_ENABLED for the Go command alone; runsc is a static Go binary.
     await run('env', ['CGO_ENABLED=0', ...build, 'gvisor.dev/gvisor/runsc'], { timeoutMs: 30 * 60_000 });
     await rename(partial, path);
+    await assertTrustedBinary(path);
     return { path, version, built: true };
   } finally {
     await rm(partial, { force: true });

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { RunscBuild } from './runsc-build';
 import { RUNSC_MODULE_DIR, gvisorVersion } from './runsc-build';
+import { assertTrustedBinary } from './trusted-binary';
 
 /**
  * The runsc that {@link ensureRunscBuild} would return, if it is already in the cache; never builds.
@@ -16,5 +17,7 @@ export async function findCachedRunsc(options: { cacheDir?: string } = {}): Prom
     (info) => info.isFile(),
     () => false,
   );
-  return found ? { path, version, built: false } : undefined;
+  if (!found) return undefined;
+  await assertTrustedBinary(path);
+  return { path, version, built: false };
 }

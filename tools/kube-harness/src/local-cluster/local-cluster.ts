@@ -1,7 +1,12 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { ensureRunscBuild, runCommand, type CommandRunner } from '@sandbox/sandbox-local';
+import {
+  assertTrustedBinary,
+  ensureRunscBuild,
+  runCommand,
+  type CommandRunner,
+} from '@sandbox/sandbox-local';
 import { ensureKubeBinaries } from '../build/ensure-kube-binaries';
 import { ensureNodeBinaries } from '../local-node/ensure-node-binaries';
 import { cleanupLocalCluster } from './cleanup-cluster';
@@ -53,6 +58,9 @@ async function ensureAll(logger: Logger | undefined): Promise<Built> {
   const cluster = await ensureClusterBinaries({ logger });
   const node = await ensureNodeBinaries({ logger });
   const runsc = (await ensureRunscBuild({ logger })).path;
+  // Every program below runs as root: none may be one another user could have replaced.
+  for (const program of [kube.apiserver, kube.etcd, ...Object.values(cluster.paths), node.crictl, node.pause])
+    await assertTrustedBinary(program);
   return { kube, cluster, node, runsc };
 }
 
