@@ -132,6 +132,38 @@ describe('dashboard', () => {
     expect(await queueNamed('instance-events').count()).toBe(1);
   });
 
+  it('refuses every write but retry, promote, pause, resume and removing one job, even when writable', async () => {
+    queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
+    const delivery = queueNamed('ticket-delivery');
+    const job = await delivery.add('deliver-ticket', { kept: true }, { delay: 60_000 });
+    const refused: [string, string][] = [
+      ['put', '/queues/api/queues/ticket-delivery/rate-limit'],
+      ['put', '/queues/api/queues/ticket-delivery/concurrency'],
+      ['put', '/queues/api/queues/ticket-delivery/rate-limit/release'],
+      ['put', '/queues/api/queues/verifier-schedule/job-schedulers/evaluate/remove'],
+      ['patch', '/queues/api/queues/verifier-schedule/job-schedulers/evaluate'],
+      ['put', '/queues/api/queues/verifier-schedule/job-schedulers/evaluate/run'],
+      ['patch', `/queues/api/queues/ticket-delivery/${job.id}/delay`],
+      ['patch', `/queues/api/queues/ticket-delivery/${job.id}/priority`],
+      ['put', `/queues/api/queues/ticket-delivery/${job.id}/remove-unprocessed-children`],
+      ['post', '/queues/api/metrics/history/purge'],
+      ['delete', `/queues/api/queues/ticket-delivery/${job.id}`],
+      ['post', '/queues/api/queues/ticket-delivery/pause'],
+    ];
+    for (const [method, path] of refused) {
+      const response = await dashboard(true)[method as 'put'](path).send({ max: 1, duration: 3_600_000 });
+      expect([path, response.status, response.body.error?.code]).toEqual([path, 403, 'forbidden']);
+    }
+    expect(await delivery.getJobState(String(job.id))).toBe('delayed');
+    await dashboard(true).put(`/queues/api/queues/ticket-delivery/${job.id}/promote`).expect(204);
+    expect(await delivery.getJobState(String(job.id))).toBe('waiting');
+    await dashboard(true).put(`/queues/api/queues/ticket-delivery/${job.id}/clean`).expect(204);
+    expect(await delivery.getJob(String(job.id))).toBeUndefined();
+    await dashboard(true).put('/queues/api/queues/ticket-delivery/pause').expect(200);
+    await dashboard(true).put('/queues/api/queues/ticket-delivery/resume').expect(200);
+    expect(await delivery.isPaused()).toBe(false);
+  });
+
   it('redirects the root to the board and reports readiness', async () => {
     queues = openProtocolQueues(connection, uniquePrefix('dash'), logger);
     await dashboard(false).get('/').expect(302).expect('location', '/queues');

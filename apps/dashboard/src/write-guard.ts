@@ -2,20 +2,22 @@ import { ForbiddenError } from '@sandbox/service-kit';
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * Board API calls refused even when the board is writable. Adding jobs and editing job data would put
- * payloads on our queues that no producer validated; emptying, obliterating or cleaning a whole queue
- * would lose work nobody could get back.
+ * The only board calls a writable dashboard lets through: retrying, promoting, pausing and resuming
+ * (a queue or all of them), and removing one job. Everything else the board offers stays refused,
+ * whatever board version adds: adding or editing jobs would put payloads on our queues that no producer
+ * validated; emptying, obliterating or cleaning a whole queue would lose work nobody could get back;
+ * rate limits, concurrency and job schedulers belong to the services that own the queues (a rate limit
+ * of one job an hour on ticket delivery, or the verifier's schedule removed, is an outage).
  */
-const ALWAYS_REFUSED: readonly { pattern: RegExp; reason: string }[] = [
-  {
-    pattern: /^\/api\/queues\/[^/]+\/(?:add|[^/]+\/update-data)$/,
-    reason: 'adding or editing jobs from the dashboard is not allowed',
-  },
-  {
-    pattern: /^\/api\/queues\/[^/]+\/(?:empty|obliterate|clean\/[^/]+)$/,
-    reason: 'emptying, obliterating or cleaning a whole queue from the dashboard is not allowed',
-  },
+const ALLOWED_WRITES: readonly RegExp[] = [
+  /^\/api\/queues\/(?:pause|resume)$/,
+  /^\/api\/queues\/[^/]+\/(?:pause|resume|promote)$/,
+  /^\/api\/queues\/[^/]+\/retry\/(?:failed|completed)$/,
+  /^\/api\/queues\/[^/]+\/[^/]+\/(?:retry|promote|clean)$/,
 ];
+
+const REFUSED_WRITE =
+  'only retrying, promoting, pausing or resuming queues and jobs, and removing one job, are allowed from the dashboard';
 
 /**
  * The request path as express routes it: case-insensitively, with or without trailing slashes, and with
@@ -34,7 +36,7 @@ export function routedPath(path: string): string {
     .replace(/\/+$/, '');
 }
 
-/** Refuses every state-changing board request unless writable, and the unvalidated or queue-wide ones always. */
+/** Refuses every state-changing board request unless writable, and all but the allowed ones always. */
 export function boardWriteGuard(writable: boolean) {
   return (request: Request, _response: Response, next: NextFunction): void => {
     const reads = request.method === 'GET' || request.method === 'HEAD';
@@ -42,8 +44,7 @@ export function boardWriteGuard(writable: boolean) {
     if (!writable)
       return next(new ForbiddenError('the dashboard is read-only; start it with DASHBOARD_WRITABLE=true'));
     const path = routedPath(request.path);
-    const refused = ALWAYS_REFUSED.find((entry) => entry.pattern.test(path));
-    if (refused) return next(new ForbiddenError(refused.reason));
-    next();
+    const allowed = request.method === 'PUT' && ALLOWED_WRITES.some((pattern) => pattern.test(path));
+    next(allowed ? undefined : new ForbiddenError(REFUSED_WRITE));
   };
 }
