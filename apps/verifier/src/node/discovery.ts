@@ -4,7 +4,7 @@ import {
   type DiscoveryRunner,
   type EvaluationTarget,
 } from '@sandbox/protocol';
-import { statusFault, targetFault, targetPathFault, unknownFault } from '../run/faults';
+import { nodeUnreachableFault, statusFault, targetFault, unknownFault } from '../run/faults';
 import type { ReliabilityCounter } from '../run/reliability';
 
 /** A persistent runner of the target app, as Node's discovery shows it. */
@@ -25,7 +25,7 @@ export async function discoverRunners(
   try {
     reply = await fetch(`${nodeUrl}/discovery`, { signal: AbortSignal.timeout(deps.timeoutMs) });
   } catch (error) {
-    const fault = targetPathFault('discovery', error);
+    const fault = nodeUnreachableFault(error);
     if (fault.failureKind) deps.reliability.fail(fault.failureKind);
     throw fault;
   }

@@ -54,6 +54,30 @@ export function newRunRecord(job: RunEvaluation, index: number, count: number, d
   return { record, seed };
 }
 
+/**
+ * The record of an evaluation that failed before it reached its runner (Node unreachable or failing,
+ * no runner offered): no seed was ever sent, so its commitment is to one drawn and dropped here.
+ */
+export function faultRecord(
+  job: RunEvaluation,
+  failure: { fault: RunFault; reliability: ReliabilityCounter; startedAt: number },
+  wallNow: () => number,
+): RunRecord {
+  return {
+    job,
+    evaluationId: job.evaluationId,
+    sessionEvaluation: { index: 1, count: 1 },
+    startedAt: failure.startedAt,
+    finishedAt: wallNow(),
+    runner: undefined,
+    sessionId: null,
+    seedCommitment: createHash('sha256').update(randomBytes(32)).digest('hex'),
+    results: { latency: null, download: null, upload: null, hashRate: null },
+    reliability: failure.reliability,
+    fault: failure.fault,
+  };
+}
+
 async function measure(context: StepContext, results: Measurements): Promise<void> {
   results.latency = await measureLatency(context);
   results.download = await measureDownload(context);

@@ -1,11 +1,12 @@
 import {
   EvaluationAttemptSchema,
   SignedEvaluationReportSchema,
+  type EvaluationAttempt,
   type SignedEvaluationReport,
 } from '@sandbox/protocol';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { applyAttempt, type AttemptOutcome, type TargetRecord } from './freshness';
+import { applyAttempt, MAX_ATTEMPTS, type AttemptOutcome, type TargetRecord } from './freshness';
 
 const TargetRecordSchema = z.strictObject({
   runnerId: z.string(),
@@ -42,6 +43,9 @@ export interface EvaluationStore {
   recordAttempt(target: { runnerId: string; app: string }, outcome: AttemptOutcome): Promise<TargetRecord>;
   getTarget(runnerId: string): Promise<TargetRecord | undefined>;
   listTargets(): Promise<TargetRecord[]>;
+  /** Records an attempt that reached no runner of the app (newest first, bounded). */
+  recordAppAttempt(app: string, attempt: EvaluationAttempt): Promise<void>;
+  getAppAttempts(app: string): Promise<EvaluationAttempt[]>;
   markInflight(run: InflightRun): Promise<InflightRun | undefined>;
   clearInflight(evaluationId: string): Promise<void>;
 }
@@ -58,6 +62,7 @@ export function createEvaluationStore(
     target: (id: string) => `${keyPrefix}:target:${id}`,
     targets: `${keyPrefix}:targets`,
     inflight: (id: string) => `${keyPrefix}:inflight:${id}`,
+    appAttempts: (app: string) => `${keyPrefix}:app-attempts:${app}`,
   };
   const parseTarget = (text: string | null) =>
     text === null ? undefined : TargetRecordSchema.parse(JSON.parse(text));
@@ -89,6 +94,17 @@ export function createEvaluationStore(
       if (ids.length === 0) return [];
       const texts = await redis.mget(ids.map(key.target));
       return texts.flatMap((text) => parseTarget(text) ?? []);
+    },
+    async recordAppAttempt(app, attempt) {
+      await redis
+        .multi()
+        .lpush(key.appAttempts(app), JSON.stringify(EvaluationAttemptSchema.parse(attempt)))
+        .ltrim(key.appAttempts(app), 0, MAX_ATTEMPTS - 1)
+        .exec();
+    },
+    async getAppAttempts(app) {
+      const texts = await redis.lrange(key.appAttempts(app), 0, MAX_ATTEMPTS - 1);
+      return texts.map((text) => EvaluationAttemptSchema.parse(JSON.parse(text)));
     },
     async markInflight(run) {
       const previous = await redis.getset(key.inflight(run.evaluationId), JSON.stringify(run));

@@ -71,3 +71,13 @@ export const TargetListResponseSchema = z.strictObject({
   targets: z.array(TargetStatusSchema.omit({ attempts: true })),
 });
 export type TargetListResponse = z.infer<typeof TargetListResponseSchema>;
+
+/**
+ * `GET /v1/apps/{app}/attempts`: app-wide runs that reached no runner (Node unreachable or failing,
+ * no runner offered), newest first, bounded. Each is also recorded on the app's known runners.
+ */
+export const AppAttemptsResponseSchema = z.strictObject({
+  app: AppNameSchema,
+  attempts: z.array(EvaluationAttemptSchema),
+});
+export type AppAttemptsResponse = z.infer<typeof AppAttemptsResponseSchema>;
