@@ -6,6 +6,7 @@ import {
 } from '@sandbox/protocol';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { createOrderBook, type OrderBook } from './order-book';
 import { applyAttempt, MAX_ATTEMPTS, type AttemptOutcome, type TargetRecord } from './freshness';
 
 const TargetRecordSchema = z.strictObject({
@@ -37,6 +38,8 @@ export type InflightRun = z.infer<typeof InflightRunSchema>;
 
 /** Reports, target records and in-flight markers in Redis, under one key prefix. */
 export interface EvaluationStore {
+  /** On-demand orders by `Idempotency-Key`, kept as long as reports. */
+  orders: OrderBook;
   saveReport(signed: SignedEvaluationReport): Promise<void>;
   getReport(reportId: string): Promise<SignedEvaluationReport | undefined>;
   /** Applies an attempt to its target's record atomically (optimistic WATCH/MULTI). */
@@ -68,6 +71,7 @@ export function createEvaluationStore(
     text === null ? undefined : TargetRecordSchema.parse(JSON.parse(text));
 
   return {
+    orders: createOrderBook(redis, keyPrefix, reportTtlSeconds),
     async saveReport(signed) {
       await redis.set(key.report(signed.report.reportId), JSON.stringify(signed), 'EX', reportTtlSeconds);
     },

@@ -18,6 +18,14 @@ export const CreateEvaluationRequestSchema = z.strictObject({
 });
 export type CreateEvaluationRequest = z.infer<typeof CreateEvaluationRequestSchema>;
 
+/**
+ * `Idempotency-Key` of `POST /v1/evaluations`, chosen by the client (a UUID fits): a retry with the
+ * same key and body returns the first order's run and never pays again.
+ */
+export const IdempotencyKeySchema = z.string().regex(/^[A-Za-z0-9._~:-]{1,128}$/u, {
+  message: 'must be 1-128 of A-Z a-z 0-9 . _ ~ : -',
+});
+
 /** 202 body of `POST /v1/evaluations`. */
 export const CreateEvaluationResponseSchema = z.strictObject({
   evaluationId: EvaluationIdSchema,
