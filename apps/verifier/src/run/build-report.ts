@@ -32,6 +32,7 @@ function route(
     orchestratorUrl: record.runner?.orchestratorUrl ?? deps.nodeUrl,
     runnerId,
     sessionId: record.sessionId,
+    ...(runner === undefined ? {} : { mode: runner.mode }),
     sessionEvaluation: record.sessionEvaluation,
     app,
     ...(runner?.version === undefined ? {} : { appVersion: runner.version }),

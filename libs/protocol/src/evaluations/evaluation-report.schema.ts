@@ -31,6 +31,12 @@ export const ReportRouteSchema = z.strictObject({
   orchestratorUrl: z.url({ protocol: /^https?$/u }).max(2048),
   runnerId: RunnerIdSchema,
   sessionId: SessionIdSchema.nullable(),
+  /**
+   * How the runner was measured: in one paid `persistent` session, or `single-shot`, every request its
+   * own paid call (then `sessionId` is null). Absent in reports written before single-shot runners
+   * were measured (then persistent).
+   */
+  mode: z.enum(['persistent', 'single-shot']).optional(),
   /** Absent in reports written before sessions held several evaluations (then one of one). */
   sessionEvaluation: SessionEvaluationSchema.optional(),
   app: AppNameSchema,
