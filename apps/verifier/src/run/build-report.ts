@@ -30,6 +30,7 @@ function route(
   const price = priceWeiPerSecond(record);
   return {
     orchestratorUrl: record.runner?.orchestratorUrl ?? deps.nodeUrl,
+    nodeUrl: deps.nodeUrl,
     runnerId,
     sessionId: record.sessionId,
     ...(runner === undefined ? {} : { mode: runner.mode }),

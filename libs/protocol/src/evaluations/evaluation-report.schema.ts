@@ -28,7 +28,16 @@ export const SessionEvaluationSchema = z
 
 /** The path the verifier reached the target through, as Node showed it. */
 export const ReportRouteSchema = z.strictObject({
+  /** Node's address as its discovery gives it: where the measured requests went. */
   orchestratorUrl: z.url({ protocol: /^https?$/u }).max(2048),
+  /**
+   * The URL the verifier reached Node by (its `NODE_URL`): Node's public URL when the platform runs
+   * it, loopback in the development layout. Absent in reports written before it was recorded.
+   */
+  nodeUrl: z
+    .url({ protocol: /^https?$/u })
+    .max(2048)
+    .optional(),
   runnerId: RunnerIdSchema,
   sessionId: SessionIdSchema.nullable(),
   /**

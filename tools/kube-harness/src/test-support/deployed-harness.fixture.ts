@@ -15,7 +15,6 @@ export const DEPLOY = {
     'adapter',
     'drain-controller',
     'redemption-handoff',
-    'verifier',
     'dashboard',
   ],
 } as const;
