@@ -127,7 +127,9 @@ describe('npm run e2e:k3d without a Docker engine', () => {
           timeout: 60_000,
         },
       );
-      expect(required.stdout).toContain(`[e2e:k3d] failed: no Docker engine (${NO_DAEMON}); nothing was checked`);
+      expect(required.stdout).toContain(
+        `[e2e:k3d] failed: no Docker engine (${NO_DAEMON}); nothing was checked`,
+      );
       expect(required.status).toBe(1);
     } finally {
       await rm(bin, { recursive: true, force: true });
