@@ -7,7 +7,7 @@
 set -eu
 NS=sandbox-system
 KUBECTL=${KUBECTL:-kubectl}
-SERVICES=${*:-instance-manager adapter redemption-handoff dashboard drain-controller verifier}
+SERVICES=${*:-instance-manager adapter redemption-handoff dashboard drain-controller}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 chmod 700 "$dir"
@@ -36,8 +36,6 @@ create() {
 create adapter-bootstrap secret
 create handoff-intake secret
 create redeemer-credential secret
-create verifier-signer secret
-create verifier-signing-key secret
 for service in $SERVICES; do create "$service-api-tokens" admin read; done
 
 if exists redis-auth; then

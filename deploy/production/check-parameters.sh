@@ -5,7 +5,7 @@
 # Usage: deploy/production/check-parameters.sh [parameters.env]
 set -eu
 FILE=${1:-$(dirname "$0")/parameters.env}
-KEYS='NODE_IMAGE REDEEMER_URL SIGNER_URL KUBE_CLUSTER_CIDRS KUBE_DNS_SERVERS NODE_RUNNER_GRANTS'
+KEYS='NODE_IMAGE REDEEMER_URL KUBE_CLUSTER_CIDRS KUBE_DNS_SERVERS NODE_RUNNER_GRANTS'
 problems=0
 
 problem() {
@@ -55,13 +55,8 @@ case $image in
     ;;
 esac
 
-for key in REDEEMER_URL SIGNER_URL; do
-  url=$(value "$key")
-  public_https_url "$url" || problem "$key: expected https://<public DNS name>[/path] on port 443"
-done
-case $(value SIGNER_URL) in
-  *livepeer-node*) problem "SIGNER_URL: the payment signer is not Node" ;;
-esac
+url=$(value REDEEMER_URL)
+public_https_url "$url" || problem "REDEEMER_URL: expected https://<public DNS name>[/path] on port 443"
 
 cidrs=$(value KUBE_CLUSTER_CIDRS)
 [ -n "$cidrs" ] || problem 'KUBE_CLUSTER_CIDRS: set the pod and service CIDRs and the node addresses'

@@ -38,7 +38,6 @@ export const EXPECTED_SERVICES = [
   'redemption-handoff',
   'redis',
   'redeemer',
-  'verifier',
 ] as const;
 
 /** The matrix for an app pod with `egress`. */

@@ -26,7 +26,6 @@ import { createSignerClient } from './node/signer-client';
 import { createVerifierMetrics } from './ops/verifier-metrics';
 import { planOf } from './plan/plan-of-config';
 import { buildReport, type ReportDeps } from './run/build-report';
-import { ReliabilityCounter } from './run/reliability';
 import type { RunDeps } from './run/run-evaluation';
 import { runSession } from './run/run-session';
 import { createEvaluationStore, type EvaluationStore } from './store/evaluation-store';
@@ -127,12 +126,8 @@ function evaluationHandler(
     run: (job, count, onRecord) => runSession(job, count, runDeps, onRecord),
     evaluationsPerSession: config.EVALUATIONS_PER_SESSION,
     buildReport: (record) => buildReport(record, reportDeps),
-    discover: (app) =>
-      discoverRunners(
-        config.NODE_URL,
-        { app },
-        { timeoutMs: config.REQUEST_TIMEOUT_MS, reliability: new ReliabilityCounter() },
-      ),
+    discover: (app, reliability) =>
+      discoverRunners(config.NODE_URL, { app }, { timeoutMs: config.REQUEST_TIMEOUT_MS, reliability }),
   });
 }
 

@@ -123,6 +123,7 @@ describe('verifier against the paid Node simulator', () => {
       runnerId: 'resp-1',
       app: 'eval-responder',
       orchestratorUrl: node.url,
+      nodeUrl: node.url,
     });
     expect(body.route.sessionId).toBe(latest(status).sessionId);
     expect(body.latency?.samples).toBe(20);

@@ -30,7 +30,7 @@ export interface BuildImagesOptions {
   names: readonly string[];
   /** Write archives and the pinning kustomization here instead of importing into podman. */
   outDir?: string;
-  overlay?: 'k3d' | 'production';
+  overlay?: 'k3d' | 'production' | 'platform';
   /** Start each image under gVisor once (needs root, podman and runsc). */
   check?: boolean;
   logger: Logger;

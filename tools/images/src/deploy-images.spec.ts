@@ -13,7 +13,7 @@ import {
 } from '@sandbox/kube-harness';
 import { IMAGE_APP_PATH, IMAGE_NODE_PATH } from '@sandbox/sandbox-local';
 import { IMAGE_CATALOG } from './catalog';
-import { splitReference, writePinKustomization } from './pin-kustomization';
+import { DEPLOY_DIR, splitReference, writePinKustomization } from './pin-kustomization';
 
 /** Images deploy/ names that are not ours: Redis, and Node's release in production. */
 const EXTERNAL = ['docker.io/library/redis', 'docker.io/livepeer/go-livepeer'];
@@ -66,6 +66,20 @@ describeWithGo('the images deploy/ names', () => {
     }
   });
 
+  it('platform: runs the verifier image, pinned like the overlays', async () => {
+    const platform = containerImages(await renderKustomization(kustomize, join(DEPLOY_DIR, 'platform')));
+    expect(platform.filter((image) => OURS.test(image))).toEqual(['localhost/sandbox-verifier']);
+    const dir = await mkdtemp(join(tmpdir(), 'pin-platform-'));
+    try {
+      await writePinKustomization(dir, 'platform', ['localhost/sandbox-verifier:0123456789abcdef']);
+      expect(containerImages(await renderKustomization(kustomize, dir))).toContain(
+        'localhost/sandbox-verifier:0123456789abcdef',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs the simulators in k3d and neither in production', () => {
     expect(containerImages(rendered['k3d'] ?? [])).toEqual(
       expect.arrayContaining(['localhost/sandbox-node-sim', 'localhost/sandbox-redeemer-sim']),
@@ -84,7 +98,9 @@ describeWithGo('the images deploy/ names', () => {
       expect(
         pinned.filter((image) => OURS.test(image)).every((image) => image.endsWith(':0123456789abcdef')),
       ).toBe(true);
-      expect(pinned.filter((image) => OURS.test(image))).toHaveLength(8);
+      // Every service image but the verifier's (only deploy/platform runs it) and both simulators.
+      expect(pinned.filter((image) => OURS.test(image))).toHaveLength(7);
+      expect(pinned.some((image) => image.includes('sandbox-verifier'))).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -10,7 +10,8 @@ import { buildImages } from './build-images';
 
 const logger = pino({ name: 'images' }, pino.destination(2));
 
-const USAGE = 'usage: npm run images -- [--out DIR] [--overlay k3d|production] [--check] [name...]\n';
+const USAGE =
+  'usage: npm run images -- [--out DIR] [--overlay k3d|production|platform] [--check] [name...]\n';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -29,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const selected = positionals.length > 0 ? positionals : [...IMAGE_NAMES];
   const unknown = selected.filter((name) => !IMAGE_CATALOG[name]);
-  if (unknown.length > 0 || !['k3d', 'production'].includes(values.overlay)) {
+  if (unknown.length > 0 || !['k3d', 'production', 'platform'].includes(values.overlay)) {
     logger.error({ unknown, known: IMAGE_NAMES, overlay: values.overlay }, 'unknown image or overlay');
     process.stderr.write(USAGE);
     return 2;
@@ -37,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
   const results = await buildImages({
     names: selected,
     outDir: values.out,
-    overlay: values.overlay as 'k3d' | 'production',
+    overlay: values.overlay as 'k3d' | 'production' | 'platform',
     check: values.check,
     logger,
   });

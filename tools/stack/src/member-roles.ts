@@ -10,6 +10,9 @@ const ROLES: Readonly<Record<string, string>> = {
   'instance-manager': 'instance-manager: starts and stops the app instances (local gVisor driver)',
   adapter: 'adapter: registers each ready app instance with Node as a runner',
   dashboard: 'dashboard: the queues and their jobs',
+  verifier:
+    "verifier (development layout: on the machine it measures, reaching Node's public port on loopback; " +
+    'the platform runs it from deploy/platform)',
 };
 
 /** The first line a member's run prints: what it is, where it serves, its process id. */

@@ -80,7 +80,15 @@ export async function startPaidNodeSim(options: {
 export async function registerRunner(
   nodeUrl: string,
   bootstrapSecret: string,
-  runner: { runnerId: string; app: string; url: string; metadata?: string },
+  runner: {
+    runnerId: string;
+    app: string;
+    url: string;
+    metadata?: string;
+    /** @defaultValue persistent at $1 per hour */
+    mode?: 'persistent' | 'single-shot';
+    priceInfo?: { price: number; currency: string; unit: string };
+  },
 ): Promise<string> {
   const reply = await fetch(`${nodeUrl}/runners/heartbeat`, {
     method: 'POST',
@@ -90,7 +98,8 @@ export async function registerRunner(
       app: runner.app,
       runner_url: runner.url,
       capacity: 4,
-      price_info: { price: 3600, currency: 'usd', unit: 'hour' },
+      ...(runner.mode === undefined ? {} : { mode: runner.mode }),
+      price_info: runner.priceInfo ?? { price: 3600, currency: 'usd', unit: 'hour' },
       ...(runner.metadata === undefined ? {} : { metadata: runner.metadata }),
     }),
   });

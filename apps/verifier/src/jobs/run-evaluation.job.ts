@@ -1,13 +1,15 @@
-import { createHash } from 'node:crypto';
-import { type EvaluationAttempt, type RunEvaluation } from '@sandbox/protocol';
+import type { RunEvaluation } from '@sandbox/protocol';
 import type { Producer } from '@sandbox/queue';
 import type { ServiceLogger } from '@sandbox/service-kit';
 import type { Job } from 'bullmq';
 import type { DiscoveredRunner } from '../node/discovery';
 import type { VerifierMetrics } from '../ops/verifier-metrics';
+import type { ReliabilityCounter } from '../run/reliability';
 import type { RunRecord } from '../run/run-record';
 import type { EvaluationStore } from '../store/evaluation-store';
 import type { SignedEvaluationReport, EVALUATIONS_QUEUE } from '@sandbox/protocol';
+import { fanOut } from './fan-out';
+import { recordEvaluation, recordInterrupted } from './record-evaluation';
 
 export interface RunEvaluationJobDeps {
   store: EvaluationStore;
@@ -17,118 +19,14 @@ export interface RunEvaluationJobDeps {
   /** Evaluations per session when the job does not say. */
   evaluationsPerSession: number;
   buildReport: (record: RunRecord) => SignedEvaluationReport | undefined;
-  discover: (app: string) => Promise<DiscoveredRunner[]>;
+  /** Node's discovery for an app; a failure to reach Node throws a `RunFault`. */
+  discover: (app: string, reliability: ReliabilityCounter) => Promise<DiscoveredRunner[]>;
   metrics: VerifierMetrics;
   logger: ServiceLogger;
   wallNow: () => number;
   /** Scheduled runs of one tick start spread over [0, jitterMs). */
   scheduleJitterMs: number;
   random?: () => number;
-}
-
-/** A child run's id: stable for one parent job and runner, so a retried fan-out adds each run once. */
-function childId(parent: RunEvaluation, job: Job, runnerId: string): string {
-  const hash = createHash('sha256')
-    .update(`${job.id ?? ''}\0${runnerId}`)
-    .digest('hex')
-    .slice(0, 16);
-  return `${parent.evaluationId.slice(0, 100)}-${hash}`;
-}
-
-/** An app-wide target becomes one pinned run per runner Node offers (scheduled ones with jitter). */
-async function fanOut(data: RunEvaluation, job: Job, deps: RunEvaluationJobDeps): Promise<unknown> {
-  const runners = await deps.discover(data.target.app);
-  if (runners.length === 0) deps.logger.warn({ app: data.target.app }, 'no runner offered to evaluate');
-  const random = deps.random ?? Math.random;
-  for (const runner of runners) {
-    const evaluationId = childId(data, job, runner.runnerId);
-    const delay = data.trigger === 'scheduled' ? Math.floor(random() * deps.scheduleJitterMs) : 0;
-    await deps.producer.add(
-      'run-evaluation',
-      {
-        evaluationId,
-        target: { app: data.target.app, runnerId: runner.runnerId },
-        requestedAt: new Date(job.timestamp).toISOString(),
-        trigger: data.trigger,
-        ...(data.evaluationsPerSession === undefined
-          ? {}
-          : { evaluationsPerSession: data.evaluationsPerSession }),
-      },
-      { jobId: evaluationId, delay },
-    );
-  }
-  return { fannedOut: runners.length };
-}
-
-function attemptOf(
-  data: RunEvaluation,
-  record: RunRecord,
-  report: SignedEvaluationReport,
-): EvaluationAttempt {
-  const { outcome } = report.report;
-  return {
-    evaluationId: record.evaluationId,
-    trigger: data.trigger,
-    finishedAt: report.report.finishedAt,
-    status: outcome.status,
-    attribution: outcome.attribution,
-    reasonCode: outcome.reasonCode,
-    sessionId: record.sessionId,
-    reportId: report.report.reportId,
-  };
-}
-
-/** The run was interrupted (the verifier crashed or lost its job lock): a platform attempt without report. */
-async function recordInterrupted(
-  deps: RunEvaluationJobDeps,
-  run: { evaluationId: string; runnerId: string; app: string; trigger: RunEvaluation['trigger'] },
-) {
-  const attempt: EvaluationAttempt = {
-    evaluationId: run.evaluationId,
-    trigger: run.trigger,
-    finishedAt: new Date(deps.wallNow()).toISOString(),
-    status: 'fail',
-    attribution: 'platform',
-    reasonCode: 'verifier-interrupted',
-    sessionId: null,
-    reportId: null,
-  };
-  await deps.store.recordAttempt(run, { attempt, validUntil: null });
-  deps.metrics.attempt(run.app, run.runnerId, 'fail', 'platform');
-  deps.logger.warn(
-    { runner_id: run.runnerId, evaluationId: run.evaluationId },
-    'interrupted evaluation recorded',
-  );
-}
-
-/** Stores one evaluation's signed report and applies it to the target's record. */
-async function recordEvaluation(
-  data: RunEvaluation,
-  target: { runnerId: string; app: string },
-  record: RunRecord,
-  deps: RunEvaluationJobDeps,
-) {
-  const report = deps.buildReport(record);
-  if (!report) throw new Error('a pinned run always has a runner to report on');
-  await deps.store.saveReport(report);
-  await deps.store.recordAttempt(target, {
-    attempt: attemptOf(data, record, report),
-    validUntil: report.report.validUntil,
-  });
-  deps.metrics.report(report.report);
-  const { outcome } = report.report;
-  deps.logger.info(
-    {
-      runner_id: target.runnerId,
-      session_id: record.sessionId,
-      evaluationId: record.evaluationId,
-      sessionEvaluation: record.sessionEvaluation,
-      reportId: report.report.reportId,
-      outcome,
-    },
-    'evaluation finished',
-  );
-  return { reportId: report.report.reportId, status: outcome.status, attribution: outcome.attribution };
 }
 
 /**

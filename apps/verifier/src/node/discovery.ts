@@ -4,17 +4,17 @@ import {
   type DiscoveryRunner,
   type EvaluationTarget,
 } from '@sandbox/protocol';
-import { statusFault, targetFault, targetPathFault, unknownFault } from '../run/faults';
+import { nodeUnreachableFault, statusFault, targetFault, unknownFault } from '../run/faults';
 import type { ReliabilityCounter } from '../run/reliability';
 
-/** A persistent runner of the target app, as Node's discovery shows it. */
+/** A runner of the target app (persistent or single-shot), as Node's discovery shows it. */
 export interface DiscoveredRunner {
   orchestratorUrl: string;
   runnerId: string;
   runner: DiscoveryRunner;
 }
 
-/** Lists persistent runners of the target's app (or exactly its runner) that have free capacity. */
+/** Lists runners of the target's app (or exactly its runner) that have free capacity. */
 export async function discoverRunners(
   nodeUrl: string,
   target: EvaluationTarget,
@@ -25,7 +25,7 @@ export async function discoverRunners(
   try {
     reply = await fetch(`${nodeUrl}/discovery`, { signal: AbortSignal.timeout(deps.timeoutMs) });
   } catch (error) {
-    const fault = targetPathFault('discovery', error);
+    const fault = nodeUnreachableFault(error);
     if (fault.failureKind) deps.reliability.fail(fault.failureKind);
     throw fault;
   }
@@ -40,7 +40,7 @@ export async function discoverRunners(
   for (const entry of parsed.data) {
     for (const runner of entry.runners) {
       const runnerId = runnerIdFromDiscoveryUrl(runner.url);
-      if (runner.app !== target.app || runner.mode !== 'persistent' || runnerId === undefined) continue;
+      if (runner.app !== target.app || runnerId === undefined) continue;
       if (target.runnerId !== undefined && runnerId !== target.runnerId) continue;
       found.push({ orchestratorUrl: entry.address, runnerId, runner });
     }

@@ -53,7 +53,8 @@ async function post(
   }
 }
 
-function paymentHeaders(payer: string, payment: GenerateLivePaymentResponse): Record<string, string> {
+/** The headers that carry a payment to Node (reservation, single-shot call, top-up). */
+export function paymentHeaders(payer: string, payment: GenerateLivePaymentResponse): Record<string, string> {
   return {
     [NodeHeader.PayerAddress]: payer,
     [NodeHeader.Payment]: payment.payment,

@@ -1,6 +1,6 @@
 import { KeystreamChecker } from '@sandbox/evaluation-report';
-import { counted, targetFault, targetPathFault, unexpectedStatus } from '../run/faults';
-import { requestSignal, seedHex, type StepContext } from './plan';
+import { counted, targetFault, targetPathFault } from '../run/faults';
+import { answerFault, openCall, requestSignal, seedHex, type StepContext } from './plan';
 import { throughput, type ThroughputResult } from './throughput';
 
 /**
@@ -10,6 +10,7 @@ import { throughput, type ThroughputResult } from './throughput';
  */
 export async function measureDownload(context: StepContext): Promise<ThroughputResult> {
   const { plan } = context;
+  const call = await openCall(context, 'download', '/v1/download', 'POST');
   const stop = new AbortController();
   const signal = AbortSignal.any([
     requestSignal(context, context.requestTimeoutMs + totalMs(context)),
@@ -19,9 +20,9 @@ export async function measureDownload(context: StepContext): Promise<ThroughputR
   const checker = new KeystreamChecker(context.seed, 'download');
   let reply: Response;
   try {
-    reply = await fetch(`${context.appUrl}/v1/download`, {
+    reply = await fetch(call.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...call.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ seed: seedHex(context), bytes: plan.maxTransferBytes }),
       signal,
     });
@@ -29,7 +30,7 @@ export async function measureDownload(context: StepContext): Promise<ThroughputR
     throw counted(context.reliability, targetPathFault('download', error));
   }
   if (reply.status !== 200 || !reply.body)
-    throw counted(context.reliability, unexpectedStatus('download', reply.status));
+    throw counted(context.reliability, answerFault(call, 'download', reply.status));
   const started = context.now();
   const warmupEnd = started + plan.warmupSeconds * 1000;
   const end = warmupEnd + plan.transferSeconds * 1000;

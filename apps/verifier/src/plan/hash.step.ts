@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { checkShares } from '@sandbox/evaluation-report';
 import { HashChallengeResponseSchema, type HashRateResultSchema } from '@sandbox/protocol';
-import { counted, targetFault, targetPathFault, unexpectedStatus } from '../run/faults';
-import { requestSignal, seedHex, type StepContext } from './plan';
+import { counted, targetFault, targetPathFault } from '../run/faults';
+import { answerFault, openCall, requestSignal, seedHex, type StepContext } from './plan';
 
 export type HashRateResult = z.infer<typeof HashRateResultSchema>;
 
@@ -24,14 +24,15 @@ export function hashRate(shares: number, difficultyBits: number, ms: number): Ha
  */
 export async function measureHashRate(context: StepContext, timeoutMs: number): Promise<HashRateResult> {
   const { plan } = context;
+  const call = await openCall(context, 'hash', '/v1/hash', 'POST');
   context.reliability.request();
   const started = context.now();
   let reply: Response;
   let answer: unknown;
   try {
-    reply = await fetch(`${context.appUrl}/v1/hash`, {
+    reply = await fetch(call.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...call.headers, 'content-type': 'application/json' },
       body: JSON.stringify({
         seed: seedHex(context),
         difficultyBits: plan.hashDifficultyBits,
@@ -44,16 +45,18 @@ export async function measureHashRate(context: StepContext, timeoutMs: number): 
     throw counted(context.reliability, targetPathFault('hash', error));
   }
   const elapsed = context.now() - started;
-  if (reply.status !== 200) throw counted(context.reliability, unexpectedStatus('hash', reply.status));
+  if (reply.status !== 200) throw counted(context.reliability, answerFault(call, 'hash', reply.status));
   const parsed = HashChallengeResponseSchema.safeParse(answer);
   if (!parsed.success)
     throw counted(context.reliability, targetFault('hash-bad-answer', 'invalid hash answer', 'other'));
-  if (parsed.data.sessionId !== context.sessionId)
+  // A free single-shot call learns its session from the answer; a paid one from its challenge.
+  const sessionId = call.sessionId ?? parsed.data.sessionId;
+  if (parsed.data.sessionId !== sessionId)
     throw counted(
       context.reliability,
       targetFault('hash-wrong-session', 'shares are bound to another session', 'invalid-share'),
     );
-  const check = checkShares(context.seed, context.sessionId, plan.hashDifficultyBits, parsed.data.counters);
+  const check = checkShares(context.seed, sessionId, plan.hashDifficultyBits, parsed.data.counters);
   if (check.valid !== plan.hashShares || check.invalid > 0 || check.duplicates > 0)
     throw counted(
       context.reliability,

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { LatencyResultSchema } from '@sandbox/protocol';
-import { targetPathFault, unexpectedStatus } from '../run/faults';
-import { requestSignal, type StepContext } from './plan';
+import { targetPathFault } from '../run/faults';
+import { answerFault, openCall, requestSignal, type StepContext } from './plan';
 
 export type LatencyResult = z.infer<typeof LatencyResultSchema>;
 
@@ -39,17 +39,19 @@ export function latencyStats(samples: readonly number[]): LatencyResult {
 export const PROBE_GAP_MS = 50;
 
 /**
- * One untimed probe opens the connection; then `latencyProbes` zero-work echoes, one at a time,
+ * One untimed probe opens the connection (for a single-shot runner, every probe is its own paid call,
+ * timed from the paid request on: the 402 leg before it is not); then `latencyProbes` zero-work echoes, one at a time,
  * each the plan's `latencyGapMs` (default `PROBE_GAP_MS`) after the previous answer.
  */
 export async function measureLatency(context: StepContext): Promise<LatencyResult> {
   const samples: number[] = [];
   for (let probe = -1; probe < context.plan.latencyProbes; probe += 1) {
+    const call = await openCall(context, 'latency', '/v1/echo', 'GET');
     context.reliability.request();
     const started = context.now();
     let reply: Response;
     try {
-      reply = await fetch(`${context.appUrl}/v1/echo`, { signal: requestSignal(context) });
+      reply = await fetch(call.url, { headers: call.headers, signal: requestSignal(context) });
       await reply.arrayBuffer();
     } catch (error) {
       const fault = targetPathFault('latency', error);
@@ -58,7 +60,7 @@ export async function measureLatency(context: StepContext): Promise<LatencyResul
     }
     const elapsed = context.now() - started;
     if (reply.status !== 204) {
-      const fault = unexpectedStatus('latency', reply.status);
+      const fault = answerFault(call, 'latency', reply.status);
       context.reliability.fail(fault.failureKind ?? 'other');
       throw fault;
     }

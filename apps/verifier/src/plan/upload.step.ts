@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Keystream } from '@sandbox/evaluation-report';
 import { UploadResultSchema } from '@sandbox/protocol';
-import { counted, targetFault, targetPathFault, unexpectedStatus } from '../run/faults';
-import { requestSignal, type StepContext } from './plan';
+import { counted, targetFault, targetPathFault } from '../run/faults';
+import { answerFault, openCall, requestSignal, type StepContext } from './plan';
 import { throughput, type ThroughputResult } from './throughput';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -14,6 +14,7 @@ async function uploadFor(
   ms: number,
   maxBytes: number,
 ): Promise<{ bytes: number; elapsedMs: number }> {
+  const call = await openCall(context, 'upload', '/v1/upload', 'POST');
   const digest = createHash('sha256');
   let sent = 0;
   let deadline = 0;
@@ -32,9 +33,9 @@ async function uploadFor(
   let reply: Response;
   let answer: unknown;
   try {
-    reply = await fetch(`${context.appUrl}/v1/upload`, {
+    reply = await fetch(call.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
+      headers: { ...call.headers, 'content-type': 'application/octet-stream' },
       body,
       duplex: 'half',
       signal: requestSignal(context, context.requestTimeoutMs + ms),
@@ -44,7 +45,7 @@ async function uploadFor(
     throw counted(context.reliability, targetPathFault('upload', error));
   }
   const elapsedMs = context.now() - started;
-  if (reply.status !== 200) throw counted(context.reliability, unexpectedStatus('upload', reply.status));
+  if (reply.status !== 200) throw counted(context.reliability, answerFault(call, 'upload', reply.status));
   const parsed = UploadResultSchema.safeParse(answer);
   if (!parsed.success)
     throw counted(context.reliability, targetFault('upload-bad-answer', 'invalid upload answer', 'other'));
@@ -58,7 +59,7 @@ async function uploadFor(
 
 /**
  * Upload, counted by the receiver: a warm-up upload (left out), then one upload of `transferSeconds`
- * on the same connection, whose byte count and digest the responder confirms. Time runs on the
+ * on the same connection (two paid calls on a single-shot runner), whose byte count and digest the responder confirms. Time runs on the
  * verifier from the first byte offered to the receiver's answer.
  */
 export async function measureUpload(context: StepContext): Promise<ThroughputResult> {

@@ -1,35 +1,76 @@
 import { randomUUID } from 'node:crypto';
-import type { EVALUATIONS_QUEUE } from '@sandbox/protocol';
-import { CreateEvaluationRequestSchema, type CreateEvaluationResponse } from '@sandbox/protocol';
-import type { Producer } from '@sandbox/queue';
-import { validate } from '@sandbox/service-kit';
+import type { CreateEvaluationRequest, EVALUATIONS_QUEUE } from '@sandbox/protocol';
+import {
+  CreateEvaluationRequestSchema,
+  ErrorCode,
+  IdempotencyKeySchema,
+  type CreateEvaluationResponse,
+} from '@sandbox/protocol';
+import { orRedisUnavailable, type Producer } from '@sandbox/queue';
+import { AppError, validate } from '@sandbox/service-kit';
 import { Router } from 'express';
+import type { OrderBook } from '../store/order-book';
 
-/** `POST /v1/evaluations`: queues an on-demand run (202); the seed is drawn when it runs. */
-export function evaluationsRouter(deps: {
+/** The header a client sets to make `POST /v1/evaluations` safe to retry. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+interface EvaluationsDeps {
   producer: Producer<typeof EVALUATIONS_QUEUE>;
+  store: { orders: OrderBook };
   now: () => number;
-}): Router {
+}
+
+async function queue(deps: EvaluationsDeps, body: CreateEvaluationRequest, order: CreateEvaluationResponse) {
+  const { evaluationId, requestedAt } = order;
+  await deps.producer.add(
+    'run-evaluation',
+    {
+      evaluationId,
+      target: body.target,
+      requestedAt,
+      trigger: 'on-demand',
+      ...(body.evaluationsPerSession === undefined
+        ? {}
+        : { evaluationsPerSession: body.evaluationsPerSession }),
+    },
+    // The job id dedupes a replay racing the first request while its job is still queued.
+    { jobId: evaluationId },
+  );
+}
+
+/**
+ * `POST /v1/evaluations`: queues an on-demand run (202); the seed is drawn when it runs. With an
+ * `Idempotency-Key`, a retry of the same order answers the first run (`idempotent-replayed: true`)
+ * and queues nothing new; the same key with another body is refused (422 `idempotency_key_reused`).
+ */
+export function evaluationsRouter(deps: EvaluationsDeps): Router {
   const router = Router();
   router.post('/v1/evaluations', async (req, res) => {
     const body = validate(CreateEvaluationRequestSchema, req.body, 'body');
-    const evaluationId = `od-${randomUUID()}`;
-    const requestedAt = new Date(deps.now()).toISOString();
-    await deps.producer.add(
-      'run-evaluation',
-      {
-        evaluationId,
-        target: body.target,
-        requestedAt,
-        trigger: 'on-demand',
-        ...(body.evaluationsPerSession === undefined
-          ? {}
-          : { evaluationsPerSession: body.evaluationsPerSession }),
-      },
-      { jobId: evaluationId },
-    );
-    const answer: CreateEvaluationResponse = { evaluationId, requestedAt };
-    res.status(202).json(answer);
+    const header = req.get(IDEMPOTENCY_KEY_HEADER);
+    const key = header === undefined ? undefined : validate(IdempotencyKeySchema, header, 'Idempotency-Key');
+    const fresh: CreateEvaluationResponse = {
+      evaluationId: `od-${randomUUID()}`,
+      requestedAt: new Date(deps.now()).toISOString(),
+    };
+    if (key === undefined) {
+      await queue(deps, body, fresh);
+      return void res.status(202).json(fresh);
+    }
+    const claim = await orRedisUnavailable(() => deps.store.orders.claim(key, body, fresh));
+    if (claim.kind === 'conflict')
+      throw new AppError(
+        ErrorCode.IdempotencyKeyReused,
+        422,
+        'this Idempotency-Key was used for a different order',
+      );
+    const order = claim.kind === 'new' ? fresh : claim.order.response;
+    if (claim.kind === 'new' || !claim.order.queued) {
+      await queue(deps, body, order);
+      await orRedisUnavailable(() => deps.store.orders.markQueued(key));
+    }
+    if (claim.kind === 'replay') res.setHeader('idempotent-replayed', 'true');
+    res.status(202).json(order);
   });
   return router;
 }

@@ -1,4 +1,6 @@
 import {
+  AppAttemptsResponseSchema,
+  AppNameSchema,
   EvaluationIdSchema,
   RunnerIdSchema,
   SignedEvaluationReportSchema,
@@ -27,6 +29,11 @@ export function targetsRouter(deps: { store: EvaluationStore; now: () => number 
     const record = await orRedisUnavailable(() => deps.store.getTarget(runnerId));
     if (!record) throw new NotFoundError('no evaluation of this runner');
     res.json(TargetStatusSchema.parse(targetView(record, deps.now())));
+  });
+  router.get('/v1/apps/:app/attempts', async (req, res) => {
+    const app = validate(AppNameSchema, req.params.app, 'app');
+    const attempts = await orRedisUnavailable(() => deps.store.getAppAttempts(app));
+    res.json(AppAttemptsResponseSchema.parse({ app, attempts }));
   });
   router.get('/v1/reports/:reportId', async (req, res) => {
     const reportId = validate(EvaluationIdSchema, req.params.reportId, 'reportId');

@@ -30,8 +30,10 @@ function route(
   const price = priceWeiPerSecond(record);
   return {
     orchestratorUrl: record.runner?.orchestratorUrl ?? deps.nodeUrl,
+    nodeUrl: deps.nodeUrl,
     runnerId,
     sessionId: record.sessionId,
+    ...(runner === undefined ? {} : { mode: runner.mode }),
     sessionEvaluation: record.sessionEvaluation,
     app,
     ...(runner?.version === undefined ? {} : { appVersion: runner.version }),

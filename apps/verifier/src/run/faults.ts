@@ -75,6 +75,27 @@ export function targetPathFault(step: string, error: unknown): RunFault {
   return targetFault(`${step}-failed`, `${step} failed (${code ?? name})`, 'other', error);
 }
 
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * Node's public URL did not answer at all (the first request of every run). A refused or cut
+ * connection came from the machine's side: something at Node's address answered, and it was not
+ * Node serving (`target`). A timeout, a name that does not resolve or a missing route could be the
+ * machine or the verifier's own network, and the evidence does not tell which (`unknown`).
+ */
+export function nodeUnreachableFault(error: unknown): RunFault {
+  if (error instanceof RunFault) return error;
+  const code = errorCode(error);
+  const like = errorLike(error);
+  const cut = like?.name === 'TypeError' && like.message === 'terminated';
+  if (cut || (code !== undefined && REFUSED_CODES.has(code)))
+    return targetFault('node-unreachable', 'Node refused or cut the connection', 'reset', error);
+  const kind: FailureKind = isTimeout(error) ? 'timeout' : 'other';
+  return new RunFault('unknown', 'node-no-answer', `Node did not answer (${code ?? kind})`, kind, {
+    cause: error,
+  });
+}
+
 /** Maps an HTTP status from Node or the app to a fault on the target path. */
 export function statusFault(step: string, status: number): RunFault {
   const kind: FailureKind = status >= 500 ? 'http-5xx' : 'http-4xx';

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { RunEvaluation } from '@sandbox/protocol';
 import type { ServiceLogger } from '@sandbox/service-kit';
+import type { DiscoveredRunner } from '../node/discovery';
 import type { NodeSession } from '../node/node-session';
+import { singleShotCaller } from '../node/single-shot';
 import type { SignerClient } from '../node/signer-client';
 import { measureDownload } from '../plan/download.step';
 import { measureHashRate } from '../plan/hash.step';
@@ -54,6 +56,30 @@ export function newRunRecord(job: RunEvaluation, index: number, count: number, d
   return { record, seed };
 }
 
+/**
+ * The record of an evaluation that failed before it reached its runner (Node unreachable or failing,
+ * no runner offered): no seed was ever sent, so its commitment is to one drawn and dropped here.
+ */
+export function faultRecord(
+  job: RunEvaluation,
+  failure: { fault: RunFault; reliability: ReliabilityCounter; startedAt: number },
+  wallNow: () => number,
+): RunRecord {
+  return {
+    job,
+    evaluationId: job.evaluationId,
+    sessionEvaluation: { index: 1, count: 1 },
+    startedAt: failure.startedAt,
+    finishedAt: wallNow(),
+    runner: undefined,
+    sessionId: null,
+    seedCommitment: createHash('sha256').update(randomBytes(32)).digest('hex'),
+    results: { latency: null, download: null, upload: null, hashRate: null },
+    reliability: failure.reliability,
+    fault: failure.fault,
+  };
+}
+
 async function measure(context: StepContext, results: Measurements): Promise<void> {
   results.latency = await measureLatency(context);
   results.download = await measureDownload(context);
@@ -66,24 +92,30 @@ export function abortFault(reason: unknown): RunFault {
   return targetFault('run-timeout', 'the run exceeded its time limit', 'timeout');
 }
 
+/** Where an evaluation's requests go: an open session, or single-shot calls of a runner. */
+export type EvaluationRoute =
+  { mode: 'persistent'; session: NodeSession } | { mode: 'single-shot'; runner: DiscoveredRunner };
+
 /**
- * One evaluation of the plan inside an open session, with its own seed, counters and deadline
- * (`plan.runTimeoutMs`). Never throws: a failure becomes the record's fault. The seed is wiped after.
+ * One evaluation of the plan, in an open session or through single-shot calls, with its own seed,
+ * counters and deadline (`plan.runTimeoutMs`). Never throws: a failure becomes the record's fault.
+ * The seed is wiped after.
  */
-export async function evaluateInSession(
-  session: NodeSession,
+export async function evaluateOn(
+  route: EvaluationRoute,
   run: { record: RunRecord; seed: Uint8Array },
   deps: RunDeps,
 ): Promise<void> {
   const { record, seed } = run;
-  record.sessionId = session.sessionId;
+  // Each single-shot call is a session of its own: the report names none.
+  record.sessionId = route.mode === 'persistent' ? route.session.sessionId : null;
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort('deadline'), deps.plan.runTimeoutMs);
   const onStop = () => controller.abort('stopping');
   deps.stopSignal?.addEventListener('abort', onStop, { once: true });
   if (deps.stopSignal?.aborted) controller.abort('stopping');
   try {
-    await measure(stepContext(session, seed, deps, record, controller.signal), record.results);
+    await measure(stepContext(route, seed, deps, record, controller.signal), record.results);
   } catch (error) {
     record.fault =
       error instanceof RunFault ? error : platformFault('verifier-error', 'the run failed', error);
@@ -99,15 +131,13 @@ export async function evaluateInSession(
 }
 
 function stepContext(
-  session: NodeSession,
+  route: EvaluationRoute,
   seed: Uint8Array,
   deps: RunDeps,
   record: RunRecord,
   runSignal: AbortSignal,
 ): StepContext {
-  return {
-    appUrl: session.appUrl,
-    sessionId: session.sessionId,
+  const common = {
     seed,
     plan: deps.plan,
     reliability: record.reliability,
@@ -115,4 +145,13 @@ function stepContext(
     requestTimeoutMs: deps.requestTimeoutMs,
     now: deps.monoNow,
   };
+  if (route.mode === 'persistent')
+    return { ...common, appUrl: route.session.appUrl, sessionId: route.session.sessionId };
+  const singleShot = singleShotCaller(route.runner, {
+    signer: deps.signer,
+    reliability: record.reliability,
+    timeoutMs: deps.requestTimeoutMs,
+    signal: runSignal,
+  });
+  return { ...common, appUrl: route.runner.runner.url, sessionId: '', singleShot };
 }

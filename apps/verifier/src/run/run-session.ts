@@ -2,7 +2,7 @@ import type { FailureKind, RunEvaluation } from '@sandbox/protocol';
 import { pickRunner } from '../node/discovery';
 import { reserveSession, type NodeSession } from '../node/node-session';
 import { platformFault, RunFault } from './faults';
-import { evaluateInSession, newRunRecord, type RunDeps } from './run-evaluation';
+import { evaluateOn, newRunRecord, type EvaluationRoute, type RunDeps } from './run-evaluation';
 import type { RunRecord } from './run-record';
 
 /** Tops the session up every interval; the first failure is kept, so it wins over what it causes. */
@@ -28,7 +28,8 @@ export type OnRecord = (record: RunRecord) => Promise<void>;
 
 /**
  * `count` evaluations of one runner in one paid Node session: discover, reserve and pay once, run the
- * plan `count` times (a fresh seed each), stop the session once. The first failure ends the series:
+ * plan `count` times (a fresh seed each), stop the session once. A single-shot runner has no session:
+ * every request of the plan is its own paid call. The first failure ends the series:
  * the session may be what failed. Never throws: every failure becomes a record's fault.
  */
 export async function runSession(
@@ -51,13 +52,17 @@ export async function runSession(
   try {
     const runner = await pickRunner(deps.nodeUrl, job.target, runDeps);
     current.record.runner = runner;
-    session = await reserveSession(runner, { ...runDeps, signer: deps.signer, logger: deps.logger });
-    stopPayments = startPayments(session, deps, (fault) => (paymentFault ??= fault));
+    let route: EvaluationRoute = { mode: 'single-shot', runner };
+    if (runner.runner.mode === 'persistent') {
+      session = await reserveSession(runner, { ...runDeps, signer: deps.signer, logger: deps.logger });
+      stopPayments = startPayments(session, deps, (fault) => (paymentFault ??= fault));
+      route = { mode: 'persistent', session };
+    }
     for (let index = 1; index <= count; index += 1) {
       if (index > 1) current = newRunRecord(job, index, count, deps);
       current.record.runner = runner;
       pending = current.record;
-      await evaluateInSession(session, current, deps);
+      await evaluateOn(route, current, deps);
       if (current.record.fault || paymentFault || deps.stopSignal?.aborted || index === count) break;
       // A store failure propagates (after the stop below): the job fails and BullMQ retries it.
       pending = undefined;

@@ -1,11 +1,13 @@
 import {
   EvaluationAttemptSchema,
   SignedEvaluationReportSchema,
+  type EvaluationAttempt,
   type SignedEvaluationReport,
 } from '@sandbox/protocol';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { applyAttempt, type AttemptOutcome, type TargetRecord } from './freshness';
+import { createOrderBook, type OrderBook } from './order-book';
+import { applyAttempt, MAX_ATTEMPTS, type AttemptOutcome, type TargetRecord } from './freshness';
 
 const TargetRecordSchema = z.strictObject({
   runnerId: z.string(),
@@ -36,12 +38,17 @@ export type InflightRun = z.infer<typeof InflightRunSchema>;
 
 /** Reports, target records and in-flight markers in Redis, under one key prefix. */
 export interface EvaluationStore {
+  /** On-demand orders by `Idempotency-Key`, kept as long as reports. */
+  orders: OrderBook;
   saveReport(signed: SignedEvaluationReport): Promise<void>;
   getReport(reportId: string): Promise<SignedEvaluationReport | undefined>;
   /** Applies an attempt to its target's record atomically (optimistic WATCH/MULTI). */
   recordAttempt(target: { runnerId: string; app: string }, outcome: AttemptOutcome): Promise<TargetRecord>;
   getTarget(runnerId: string): Promise<TargetRecord | undefined>;
   listTargets(): Promise<TargetRecord[]>;
+  /** Records an attempt that reached no runner of the app (newest first, bounded). */
+  recordAppAttempt(app: string, attempt: EvaluationAttempt): Promise<void>;
+  getAppAttempts(app: string): Promise<EvaluationAttempt[]>;
   markInflight(run: InflightRun): Promise<InflightRun | undefined>;
   clearInflight(evaluationId: string): Promise<void>;
 }
@@ -58,11 +65,13 @@ export function createEvaluationStore(
     target: (id: string) => `${keyPrefix}:target:${id}`,
     targets: `${keyPrefix}:targets`,
     inflight: (id: string) => `${keyPrefix}:inflight:${id}`,
+    appAttempts: (app: string) => `${keyPrefix}:app-attempts:${app}`,
   };
   const parseTarget = (text: string | null) =>
     text === null ? undefined : TargetRecordSchema.parse(JSON.parse(text));
 
   return {
+    orders: createOrderBook(redis, keyPrefix, reportTtlSeconds),
     async saveReport(signed) {
       await redis.set(key.report(signed.report.reportId), JSON.stringify(signed), 'EX', reportTtlSeconds);
     },
@@ -89,6 +98,17 @@ export function createEvaluationStore(
       if (ids.length === 0) return [];
       const texts = await redis.mget(ids.map(key.target));
       return texts.flatMap((text) => parseTarget(text) ?? []);
+    },
+    async recordAppAttempt(app, attempt) {
+      await redis
+        .multi()
+        .lpush(key.appAttempts(app), JSON.stringify(EvaluationAttemptSchema.parse(attempt)))
+        .ltrim(key.appAttempts(app), 0, MAX_ATTEMPTS - 1)
+        .exec();
+    },
+    async getAppAttempts(app) {
+      const texts = await redis.lrange(key.appAttempts(app), 0, MAX_ATTEMPTS - 1);
+      return texts.map((text) => EvaluationAttemptSchema.parse(JSON.parse(text)));
     },
     async markInflight(run) {
       const previous = await redis.getset(key.inflight(run.evaluationId), JSON.stringify(run));

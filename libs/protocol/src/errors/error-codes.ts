@@ -14,6 +14,8 @@ export const ErrorCode = {
   PayloadTooLarge: 'payload_too_large',
   Unavailable: 'unavailable',
   Internal: 'internal',
+  /** 422: an `Idempotency-Key` already names an order with a different body. */
+  IdempotencyKeyReused: 'idempotency_key_reused',
   /** A drain is already active: one at a time. */
   DrainInProgress: 'drain_in_progress',
   /** The drain has ended; it can no longer be aborted or extended. */

@@ -28,9 +28,24 @@ export const SessionEvaluationSchema = z
 
 /** The path the verifier reached the target through, as Node showed it. */
 export const ReportRouteSchema = z.strictObject({
+  /** Node's address as its discovery gives it: where the measured requests went. */
   orchestratorUrl: z.url({ protocol: /^https?$/u }).max(2048),
+  /**
+   * The URL the verifier reached Node by (its `NODE_URL`): Node's public URL when the platform runs
+   * it, loopback in the development layout. Absent in reports written before it was recorded.
+   */
+  nodeUrl: z
+    .url({ protocol: /^https?$/u })
+    .max(2048)
+    .optional(),
   runnerId: RunnerIdSchema,
   sessionId: SessionIdSchema.nullable(),
+  /**
+   * How the runner was measured: in one paid `persistent` session, or `single-shot`, every request its
+   * own paid call (then `sessionId` is null). Absent in reports written before single-shot runners
+   * were measured (then persistent).
+   */
+  mode: z.enum(['persistent', 'single-shot']).optional(),
   /** Absent in reports written before sessions held several evaluations (then one of one). */
   sessionEvaluation: SessionEvaluationSchema.optional(),
   app: AppNameSchema,

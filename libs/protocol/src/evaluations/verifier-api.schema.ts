@@ -18,6 +18,14 @@ export const CreateEvaluationRequestSchema = z.strictObject({
 });
 export type CreateEvaluationRequest = z.infer<typeof CreateEvaluationRequestSchema>;
 
+/**
+ * `Idempotency-Key` of `POST /v1/evaluations`, chosen by the client (a UUID fits): a retry with the
+ * same key and body returns the first order's run and never pays again.
+ */
+export const IdempotencyKeySchema = z.string().regex(/^[A-Za-z0-9._~:-]{1,128}$/u, {
+  message: 'must be 1-128 of A-Z a-z 0-9 . _ ~ : -',
+});
+
 /** 202 body of `POST /v1/evaluations`. */
 export const CreateEvaluationResponseSchema = z.strictObject({
   evaluationId: EvaluationIdSchema,
@@ -71,3 +79,13 @@ export const TargetListResponseSchema = z.strictObject({
   targets: z.array(TargetStatusSchema.omit({ attempts: true })),
 });
 export type TargetListResponse = z.infer<typeof TargetListResponseSchema>;
+
+/**
+ * `GET /v1/apps/{app}/attempts`: app-wide runs that reached no runner (Node unreachable or failing,
+ * no runner offered), newest first, bounded. Each is also recorded on the app's known runners.
+ */
+export const AppAttemptsResponseSchema = z.strictObject({
+  app: AppNameSchema,
+  attempts: z.array(EvaluationAttemptSchema),
+});
+export type AppAttemptsResponse = z.infer<typeof AppAttemptsResponseSchema>;

@@ -41,7 +41,6 @@ const SECRETS: Record<string, string[]> = {
   ],
   dashboard: ['dashboard-api-tokens', 'redis-auth'],
   'drain-controller': ['adapter-api-tokens', 'drain-controller-api-tokens', 'redis-auth'],
-  verifier: ['redis-auth', 'verifier-api-tokens', 'verifier-signer', 'verifier-signing-key'],
   'livepeer-node': ['adapter-bootstrap', 'handoff-intake'],
   redis: ['redis-auth'],
   'redeemer-sim': ['redeemer-credential'],
@@ -242,12 +241,10 @@ describeWithKube('deploy/ overlays, as kustomize renders them', () => {
     expect(node?.image).toBe(parameters['NODE_IMAGE']);
     expect(node?.args).toContain(`--runner-grants=${parameters['NODE_RUNNER_GRANTS']}`);
     expect(containerEnv(named('redemption-handoff'), 'REDEEMER_URL')).toBe(parameters['REDEEMER_URL']);
-    expect(containerEnv(named('verifier'), 'SIGNER_URL')).toBe(parameters['SIGNER_URL']);
-    expect(containerEnv(named('verifier'), 'SIGNER_URL')).not.toContain('livepeer-node');
     const manager = named('instance-manager');
     expect(containerEnv(manager, 'KUBE_CLUSTER_CIDRS')).toBe(parameters['KUBE_CLUSTER_CIDRS']);
     expect(containerEnv(manager, 'KUBE_DNS_SERVERS')).toBe(parameters['KUBE_DNS_SERVERS']);
-    for (const name of ['redemption-handoff-to-redeemer', 'verifier-to-signer', 'livepeer-node-to-chain'])
+    for (const name of ['redemption-handoff-to-redeemer', 'livepeer-node-to-chain'])
       find('production', 'NetworkPolicy', name);
   });
 });

@@ -19,7 +19,6 @@ const run = (script: string, args: string[]) => {
 const VALID: Record<string, string> = {
   NODE_IMAGE: 'docker.io/livepeer/go-livepeer:v0.8.1',
   REDEEMER_URL: 'https://redeemer.payments.acme.io/v1',
-  SIGNER_URL: 'https://signer.payments.acme.io',
   KUBE_CLUSTER_CIDRS: '10.42.0.0/16,10.43.0.0/16,203.0.114.7/32',
   KUBE_DNS_SERVERS: '1.1.1.1,9.9.9.9',
   NODE_RUNNER_GRANTS: '10.42.0.1:8080,10.42.0.2:8080',
@@ -54,8 +53,6 @@ describe('deploy/production/check-parameters.sh', () => {
     ['REDEEMER_URL', 'https://redeemer.payments.acme.io:8443'],
     ['REDEEMER_URL', 'https://redemption.sandbox-system.svc'],
     ['REDEEMER_URL', 'https://10.0.0.5'],
-    ['SIGNER_URL', 'https://livepeer-node.sandbox-system.svc.cluster.local'],
-    ['SIGNER_URL', 'https://signer.example.com'],
     ['KUBE_CLUSTER_CIDRS', '10.42.0.0/16,10.43.0.0'],
     ['KUBE_CLUSTER_CIDRS', '10.42.0.0/33'],
     ['KUBE_DNS_SERVERS', '10.43.0.10'],

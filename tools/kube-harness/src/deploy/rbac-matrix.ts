@@ -28,7 +28,6 @@ export const ALLOWED: Record<Account, AccessQuestion[]> = {
   adapter: on('secrets', ['get'], { namespace: SYSTEM, name: BOOTSTRAP }),
   'drain-controller': on('deployments', ['get', 'patch'], { group: 'apps', namespace: SYSTEM, name: NODE }),
   'redemption-handoff': [],
-  verifier: [],
   dashboard: [],
 };
 

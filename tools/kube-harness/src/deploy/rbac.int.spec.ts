@@ -48,7 +48,6 @@ describeWithKube('deploy/ RBAC, by SubjectAccessReview against the real authoriz
     expect(tokenless.map((account) => account.metadata?.name).sort()).toEqual([
       'dashboard',
       'redemption-handoff',
-      'verifier',
     ]);
   });
 

@@ -10,14 +10,7 @@ export const DEPLOY = {
   runtimeClass: 'gvisor',
   orchestratorDeployment: 'livepeer-node',
   adapterSecret: 'adapter-bootstrap',
-  serviceAccounts: [
-    'instance-manager',
-    'adapter',
-    'drain-controller',
-    'redemption-handoff',
-    'verifier',
-    'dashboard',
-  ],
+  serviceAccounts: ['instance-manager', 'adapter', 'drain-controller', 'redemption-handoff', 'dashboard'],
 } as const;
 
 /** A harness with `deploy/` applied. */
