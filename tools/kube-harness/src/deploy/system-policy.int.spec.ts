@@ -348,10 +348,8 @@ describeWithKube('deploy/ policies for the system namespace and the apps default
           name: claim,
           persistentVolumeClaim: { claimName: claim },
         }));
-        const spec = {
-          ...workload.template.spec,
-          volumes: [...(workload.template.spec?.volumes ?? []), ...claims],
-        };
+        const template: V1PodSpec = workload.template.spec ?? { containers: [] };
+        const spec: V1PodSpec = { ...template, volumes: [...(template.volumes ?? []), ...claims] };
         const body = { metadata: { name: `pss-${workload.name}` }, spec };
         await core
           .createNamespacedPod({ namespace: SYSTEM, body, dryRun: 'All' })
