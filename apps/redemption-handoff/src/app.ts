@@ -1,4 +1,11 @@
-import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
+import { openApiDocument, redemptionHandoffApi } from '@sandbox/protocol';
+import {
+  createHttpApp,
+  openApiRouter,
+  type Health,
+  type ServiceLogger,
+  type ServiceMetrics,
+} from '@sandbox/service-kit';
 import type { Express, Request, RequestHandler } from 'express';
 import type { Intake } from './intake/intake';
 import { intakeRouter } from './routes/intake.routes';
@@ -34,6 +41,7 @@ export function createApp(deps: HandoffAppDeps): Express {
     bodyLimit: BODY_LIMIT,
     access: deps.access,
     configure: (app) => {
+      app.use(openApiRouter(openApiDocument(redemptionHandoffApi)));
       app.use(intakeRouter({ intake: deps.intake, token: deps.intakeToken }));
       app.use(ticketsRouter({ queries: deps.queries, now: deps.now }));
     },

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EVALUATIONS_QUEUE } from '@sandbox/protocol';
-import { CreateEvaluationRequestSchema, type CreateEvaluationResponse } from '@sandbox/protocol';
+import { verifierRoutes as routes, type CreateEvaluationResponse } from '@sandbox/protocol';
 import type { Producer } from '@sandbox/queue';
-import { validate } from '@sandbox/service-kit';
+import { serveRoute } from '@sandbox/service-kit';
 import { Router } from 'express';
 
 /** `POST /v1/evaluations`: queues an on-demand run (202); the seed is drawn when it runs. */
@@ -11,8 +11,7 @@ export function evaluationsRouter(deps: {
   now: () => number;
 }): Router {
   const router = Router();
-  router.post('/v1/evaluations', async (req, res) => {
-    const body = validate(CreateEvaluationRequestSchema, req.body, 'body');
+  serveRoute(router, routes.createEvaluation, async ({ body }, _req, res) => {
     const evaluationId = `od-${randomUUID()}`;
     const requestedAt = new Date(deps.now()).toISOString();
     await deps.producer.add(

@@ -54,7 +54,7 @@ describe('the route contracts', () => {
         };
         expect(operation.operationId).toBe(route.operationId);
         expect(operation['x-required-role']).toBe(route.role);
-        for (const code of route.errors)
+        for (const code of route.errors as readonly ErrorCode[])
           expect(Object.keys(operation.responses)).toContain(String(HTTP_STATUS_OF_ERROR_CODE[code]));
       }
       for (const ref of refsIn(document))
