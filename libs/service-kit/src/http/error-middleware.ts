@@ -45,21 +45,27 @@ export function mapError(error: unknown): MappedError {
   if (coded) return coded;
   const parser = bodyParserError(error);
   if (parser === 'entity.too.large') {
-    return { status: 413, error: { code: ErrorCode.PayloadTooLarge, message: 'request body too large' } };
+    return {
+      status: HTTP_STATUS_OF_ERROR_CODE[ErrorCode.PayloadTooLarge],
+      error: { code: ErrorCode.PayloadTooLarge, message: 'request body too large' },
+    };
   }
   if (parser === 'entity.parse.failed') {
     return {
-      status: 400,
+      status: HTTP_STATUS_OF_ERROR_CODE[ErrorCode.InvalidRequest],
       error: { code: ErrorCode.InvalidRequest, message: 'request body is not valid JSON' },
     };
   }
   if (parser !== undefined) {
     return {
-      status: 400,
+      status: HTTP_STATUS_OF_ERROR_CODE[ErrorCode.InvalidRequest],
       error: { code: ErrorCode.InvalidRequest, message: 'request body could not be read' },
     };
   }
-  return { status: 500, error: { code: ErrorCode.Internal, message: INTERNAL_MESSAGE } };
+  return {
+    status: HTTP_STATUS_OF_ERROR_CODE[ErrorCode.Internal],
+    error: { code: ErrorCode.Internal, message: INTERNAL_MESSAGE },
+  };
 }
 
 // body-parser marks its client errors with a string `type`, `expose: true` and a 4xx status.
