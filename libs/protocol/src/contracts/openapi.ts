@@ -66,8 +66,8 @@ export function openApiDocument(api: ApiContract): OpenApiDocument {
     used.set(name, { schema, io });
     return { $ref: `#/components/schemas/${name}` };
   };
-  const json = (schema: z.ZodType, io: 'input' | 'output', mediaType = 'application/json') => ({
-    content: { [mediaType]: { schema: reference(schema, io) } },
+  const json = (schema: z.ZodType, io: 'input' | 'output') => ({
+    content: { 'application/json': { schema: reference(schema, io) } },
   });
   const errorBody = {
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_BODY_COMPONENT}` } } },
@@ -91,14 +91,7 @@ export function openApiDocument(api: ApiContract): OpenApiDocument {
     }
     for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b))
       responses[String(status)] = { description: [...codes].join(', '), ...errorBody };
-    const query = route.query
-      ? Object.entries(route.query.shape).map(([name, field]) => ({
-          name,
-          in: 'query',
-          required: !(field as z.ZodType).safeParse(undefined).success,
-          schema: jsonSchemaOf(field as z.ZodType, 'input'),
-        }))
-      : [];
+    const query = parameters(route.query, 'query');
     return {
       operationId: route.operationId,
       summary: route.summary,
@@ -117,13 +110,7 @@ export function openApiDocument(api: ApiContract): OpenApiDocument {
     if (names.join() !== declared.join())
       throw new Error(`${route.operationId}: path ${route.path} and its params (${declared.join()}) differ`);
     const item = (paths[route.path] ??= {});
-    if (route.params && !('parameters' in item))
-      item['parameters'] = Object.entries(route.params.shape).map(([name, field]) => ({
-        name,
-        in: 'path',
-        required: true,
-        schema: jsonSchemaOf(field as z.ZodType, 'input'),
-      }));
+    if (route.params && !('parameters' in item)) item['parameters'] = parameters(route.params, 'path');
     const method = route.method.toLowerCase();
     if (method in item) throw new Error(`${route.method} ${route.path} is declared twice`);
     item[method] = operation(route);
@@ -142,25 +129,41 @@ export function openApiDocument(api: ApiContract): OpenApiDocument {
     paths,
     components: {
       schemas,
-      securitySchemes: {
-        managementToken: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'The read token (GET) or the admin token (everything)',
-        },
-        ...(api.basicAuth
-          ? {
-              managementBasic: {
-                type: 'http',
-                scheme: 'basic',
-                description: 'A management token as the password, any user name',
-              },
-            }
-          : {}),
-        ...(Object.values(api.routes).some((route) => route.role === 'intake')
-          ? { intakeToken: { type: 'http', scheme: 'bearer', description: "Node's intake credential" } }
-          : {}),
-      },
+      securitySchemes: securitySchemes(api),
     },
   };
+}
+
+/** The credentials the API's routes take, by their roles. */
+function securitySchemes(api: ApiContract): Record<string, unknown> {
+  const intake = Object.values(api.routes).some((route) => route.role === 'intake');
+  return {
+    managementToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The read token (GET) or the admin token (everything)',
+    },
+    ...(api.basicAuth
+      ? {
+          managementBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'A management token as the password, any user name',
+          },
+        }
+      : {}),
+    ...(intake
+      ? { intakeToken: { type: 'http', scheme: 'bearer', description: "Node's intake credential" } }
+      : {}),
+  };
+}
+
+/** The path and query parameters of a route: each field of its schemas, as clients send it. */
+function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query'): Record<string, unknown>[] {
+  return Object.entries(schema?.shape ?? {}).map(([name, field]) => ({
+    name,
+    in: where,
+    required: where === 'path' || !(field as z.ZodType).safeParse(undefined).success,
+    schema: jsonSchemaOf(field as z.ZodType, 'input'),
+  }));
 }
