@@ -1,4 +1,4 @@
-import { openApiDocument, redemptionHandoffApi } from '@sandbox/protocol';
+import { openApiDocument, redemptionHandoffApi, redemptionHandoffRoutes } from '@sandbox/protocol';
 import {
   createHttpApp,
   openApiRouter,
@@ -28,9 +28,10 @@ export interface HandoffAppDeps {
 /** A batch of 100 tickets is about 90 KB of JSON; leave room for formatting. */
 const BODY_LIMIT = '512kb';
 
-/** Node's ticket hand-off: authenticated by the intake credential, not by the management tokens. */
+/** Node's ticket hand-off (its contract's role is `intake`): its own credential, not the management tokens. */
 export const isIntakeRequest = (req: Request): boolean =>
-  req.method === 'POST' && req.path === '/v1/winning-tickets';
+  req.method === redemptionHandoffRoutes.submitTickets.method &&
+  req.path === redemptionHandoffRoutes.submitTickets.path;
 
 /** The handoff's express app: intake, operator views, and the common probes and metrics. */
 export function createApp(deps: HandoffAppDeps): Express {
