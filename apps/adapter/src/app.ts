@@ -1,5 +1,7 @@
+import { adapterApi, openApiDocument } from '@sandbox/protocol';
 import {
   createHttpApp,
+  openApiRouter,
   type Health,
   type SecretScrubber,
   type ServiceLogger,
@@ -27,6 +29,7 @@ export function createApp(deps: AdapterAppDeps): Express {
     metrics: deps.metrics,
     access: deps.access,
     configure: (app) => {
+      app.use(openApiRouter(openApiDocument(adapterApi)));
       app.use(runnersRouter({ runners: deps.runners, secrets: deps.secrets }));
     },
   });

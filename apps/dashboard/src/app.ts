@@ -1,6 +1,14 @@
-import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
+import { dashboardApi, dashboardRoutes, openApiDocument } from '@sandbox/protocol';
+import {
+  createHttpApp,
+  openApiRouter,
+  serveRoute,
+  type Health,
+  type ServiceLogger,
+  type ServiceMetrics,
+} from '@sandbox/service-kit';
 import type { Queue } from 'bullmq';
-import type { Express, RequestHandler } from 'express';
+import { Router, type Express, type RequestHandler } from 'express';
 import { BOARD_PATH, createBoardRouter } from './board';
 import { boardWriteGuard } from './write-guard';
 
@@ -23,7 +31,10 @@ export function createApp(deps: DashboardDeps): Express {
     metrics: deps.metrics,
     access: deps.access,
     configure: (app) => {
-      app.get('/', (_request, response) => response.redirect(302, BOARD_PATH));
+      const own = Router();
+      serveRoute(own, dashboardRoutes.root, (_request, _req, response) => response.redirect(302, BOARD_PATH));
+      app.use(openApiRouter(openApiDocument(dashboardApi)));
+      app.use(own);
       app.use(BOARD_PATH, boardWriteGuard(deps.writable), createBoardRouter(deps));
     },
   });

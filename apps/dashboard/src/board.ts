@@ -1,12 +1,12 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { redactSecrets } from '@sandbox/protocol';
+import { BOARD_PATH, redactSecrets } from '@sandbox/protocol';
 import type { Queue } from 'bullmq';
 import type { Router } from 'express';
 
-/** Where the board is mounted. */
-export const BOARD_PATH = '/queues';
+/** Where the board is mounted: the path of its contract. */
+export { BOARD_PATH };
 
 export interface BoardOptions {
   queues: readonly Queue[];

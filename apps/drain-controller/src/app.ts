@@ -1,3 +1,4 @@
+import { drainControllerApi, openApiDocument } from '@sandbox/protocol';
 import {
   createHttpApp,
   openApiRouter,
@@ -7,7 +8,6 @@ import {
 } from '@sandbox/service-kit';
 import type { Express, RequestHandler } from 'express';
 import { drainsRouter, type DrainsRouterDeps } from './routes/drains.routes';
-import { buildOpenApiDocument } from './routes/openapi-document';
 
 export interface DrainAppDeps extends DrainsRouterDeps {
   /** The management API's access policy (reads: read or admin token; changes: admin token). */
@@ -25,7 +25,7 @@ export function createApp(deps: DrainAppDeps): Express {
     metrics: deps.metrics,
     access: deps.access,
     configure: (app) => {
-      app.use(openApiRouter(buildOpenApiDocument()));
+      app.use(openApiRouter(openApiDocument(drainControllerApi)));
       app.use(drainsRouter(deps));
     },
   });

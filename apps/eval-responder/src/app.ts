@@ -30,12 +30,12 @@ export function createResponder(): Server {
   const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
     const path = new URL(req.url ?? '/', 'http://responder.invalid').pathname;
     const handler = ROUTES[`${req.method ?? ''} ${path}`];
-    if (!handler) return sendError(res, new RequestError(404, 'not_found', 'no such route'));
+    if (!handler) return sendError(res, new RequestError('not_found', 'no such route'));
     Promise.resolve(handler(req, res)).catch((error: unknown) => {
       if (error instanceof RequestError) return sendError(res, error);
       if (req.destroyed || res.destroyed) return;
       jsonLog('error', 'request failed', { path, err: error instanceof Error ? error.name : 'error' });
-      sendError(res, new RequestError(500, 'internal', 'internal error'));
+      sendError(res, new RequestError('internal', 'internal error'));
     });
   });
   // Uploads and downloads last as long as the verifier's timers; Node's own timeouts bound them.

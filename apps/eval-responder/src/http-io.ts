@@ -1,17 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { httpStatusOf, type ErrorCode } from '@sandbox/protocol';
 import type { z } from 'zod';
 
 const MAX_JSON_BYTES = 4096;
 
-/** A request the responder refuses, with its status and error code. */
+/** A request the responder refuses, with its protocol error code (and that code's HTTP status). */
 export class RequestError extends Error {
   override readonly name = 'RequestError';
+  readonly status: number;
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
+    this.status = httpStatusOf(code);
   }
 }
 
@@ -35,19 +37,19 @@ export async function readJson<T>(req: IncomingMessage, schema: z.ZodType<T>): P
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_JSON_BYTES) throw new RequestError(413, 'payload_too_large', 'request body too large');
+    if (size > MAX_JSON_BYTES) throw new RequestError('payload_too_large', 'request body too large');
     chunks.push(chunk);
   }
   let value: unknown;
   try {
     value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new RequestError(400, 'invalid_request', 'body must be JSON');
+    throw new RequestError('invalid_request', 'body must be JSON');
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => issue.path.join('.') || '(body)').join(', ');
-    throw new RequestError(400, 'invalid_request', `invalid fields: ${fields}`);
+    throw new RequestError('invalid_request', `invalid fields: ${fields}`);
   }
   return parsed.data;
 }
@@ -56,6 +58,6 @@ export async function readJson<T>(req: IncomingMessage, schema: z.ZodType<T>): P
 export function nodeSessionId(req: IncomingMessage): string {
   const value = req.headers['livepeer-session-id'];
   if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/u.test(value))
-    throw new RequestError(400, 'invalid_request', 'the request carries no Livepeer-Session-Id');
+    throw new RequestError('invalid_request', 'the request carries no Livepeer-Session-Id');
   return value;
 }

@@ -1,3 +1,4 @@
+import { instanceManagerApi, openApiDocument } from '@sandbox/protocol';
 import { createHttpApp, openApiRouter } from '@sandbox/service-kit';
 import type { Health, ServiceLogger, ServiceMetrics } from '@sandbox/service-kit';
 import type { Express, RequestHandler } from 'express';
@@ -5,7 +6,6 @@ import type { AppsRouteDeps } from './routes/apps.routes';
 import { appsRouter } from './routes/apps.routes';
 import type { InstancesRouteDeps } from './routes/instances.routes';
 import { instancesRouter } from './routes/instances.routes';
-import { buildOpenApiDocument } from './routes/openapi-document';
 
 /** Dependencies of {@link createApp}. */
 export interface AppDeps extends AppsRouteDeps, InstancesRouteDeps {
@@ -25,7 +25,7 @@ export function createApp(deps: AppDeps): Express {
     bodyLimit: '1mb',
     access: deps.access,
     configure: (app) => {
-      app.use(openApiRouter(buildOpenApiDocument()));
+      app.use(openApiRouter(openApiDocument(instanceManagerApi)));
       app.use(appsRouter(deps));
       app.use(instancesRouter(deps));
     },

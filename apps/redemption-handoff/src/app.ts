@@ -1,4 +1,11 @@
-import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
+import { openApiDocument, redemptionHandoffApi, redemptionHandoffRoutes } from '@sandbox/protocol';
+import {
+  createHttpApp,
+  openApiRouter,
+  type Health,
+  type ServiceLogger,
+  type ServiceMetrics,
+} from '@sandbox/service-kit';
 import type { Express, Request, RequestHandler } from 'express';
 import type { Intake } from './intake/intake';
 import { intakeRouter } from './routes/intake.routes';
@@ -21,9 +28,10 @@ export interface HandoffAppDeps {
 /** A batch of 100 tickets is about 90 KB of JSON; leave room for formatting. */
 const BODY_LIMIT = '512kb';
 
-/** Node's ticket hand-off: authenticated by the intake credential, not by the management tokens. */
+/** Node's ticket hand-off (its contract's role is `intake`): its own credential, not the management tokens. */
 export const isIntakeRequest = (req: Request): boolean =>
-  req.method === 'POST' && req.path === '/v1/winning-tickets';
+  req.method === redemptionHandoffRoutes.submitTickets.method &&
+  req.path === redemptionHandoffRoutes.submitTickets.path;
 
 /** The handoff's express app: intake, operator views, and the common probes and metrics. */
 export function createApp(deps: HandoffAppDeps): Express {
@@ -34,6 +42,7 @@ export function createApp(deps: HandoffAppDeps): Express {
     bodyLimit: BODY_LIMIT,
     access: deps.access,
     configure: (app) => {
+      app.use(openApiRouter(openApiDocument(redemptionHandoffApi)));
       app.use(intakeRouter({ intake: deps.intake, token: deps.intakeToken }));
       app.use(ticketsRouter({ queries: deps.queries, now: deps.now }));
     },

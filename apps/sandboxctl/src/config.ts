@@ -1,3 +1,4 @@
+import type { ServiceName } from '@sandbox/protocol';
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -9,7 +10,7 @@ import { isLoopbackUrl } from './token-files';
 
 /** A service sandboxctl talks to, and where it listens by default (the embedded stack's port). */
 export interface ServiceDefinition {
-  readonly name: string;
+  readonly name: ServiceName;
   readonly defaultUrl: string;
 }
 
@@ -136,7 +137,7 @@ export function resolveSettings(
   path: string,
   stackTokenFile?: string,
 ): ResolvedSettings {
-  const known = new Set(services.map((service) => service.name));
+  const known = new Set<string>(services.map((service) => service.name));
   const contextName = flags.context ?? env['SANDBOXCTL_CONTEXT'] ?? file.currentContext;
   const context = contextName === undefined ? undefined : file.contexts[contextName];
   if (contextName !== undefined && context === undefined)

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DrainRecordSchema } from '@sandbox/protocol';
 import { startStack, type StackProcess } from '@sandbox/testing';
 import { readFileSync } from 'node:fs';
-import { drainControllerRoutes } from './client/drain-controller.routes';
+import { drainControllerRoutes } from '@sandbox/protocol';
 import { cliEnvironment } from './__fixtures__/cli-env';
 import { runWith, type CliRun } from './__fixtures__/memory-io';
 import { compareWithOpenApi } from './__fixtures__/openapi-compare';
@@ -33,7 +33,7 @@ afterAll(async () => {
 describe('drains on the drain-controller', () => {
   const drainOf = (result: CliRun) => DrainRecordSchema.parse(json(result));
 
-  it("keeps the client's route table in step with the drain-controller's OpenAPI document", async () => {
+  it("keeps the client's contracts in step with the drain-controller's OpenAPI document", async () => {
     const url = `http://127.0.0.1:${stack.ports.DRAIN_CONTROLLER_PORT}/v1/openapi.json`;
     const document = (await (await fetch(url, { headers: admin() })).json()) as Parameters<
       typeof compareWithOpenApi

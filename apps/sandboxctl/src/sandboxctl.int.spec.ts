@@ -5,10 +5,12 @@
 // made, or at the shape of what the services report.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  ALL_APIS,
   AppListSchema,
   AppResourceSchema,
   InstanceListSchema,
   LiabilitiesResponseSchema,
+  openApiDocument,
   RunnersResponseSchema,
   SignedEvaluationReportSchema,
   TargetListResponseSchema,
@@ -20,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { instanceManagerRoutes } from './client/instance-manager.routes';
+import { instanceManagerRoutes } from '@sandbox/protocol';
 import { compareWithOpenApi } from './__fixtures__/openapi-compare';
 import { cliEnvironment, exampleManifest } from './__fixtures__/cli-env';
 import { runWith, type CliRun } from './__fixtures__/memory-io';
@@ -93,6 +95,29 @@ describe('reading commands', () => {
       'drain-controller',
       'verifier',
     ]);
+  });
+
+  it('every service publishes the OpenAPI document of the contracts sandboxctl calls through', async () => {
+    const ports: Record<string, number | undefined> = {
+      // instance-manager runs only as root (the local gVisor driver).
+      'instance-manager': isRoot ? stack.ports.INSTANCE_MANAGER_PORT : undefined,
+      adapter: stack.ports.ADAPTER_PORT,
+      'drain-controller': stack.ports.DRAIN_CONTROLLER_PORT,
+      'redemption-handoff': stack.ports.REDEMPTION_HANDOFF_PORT,
+      verifier: stack.ports.VERIFIER_PORT,
+      dashboard: stack.ports.DASHBOARD_PORT,
+    };
+    const checked: string[] = [];
+    for (const api of ALL_APIS) {
+      const port = ports[api.service];
+      if (port === undefined) continue;
+      const response = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`, { headers: admin() });
+      const served = (await response.json()) as Parameters<typeof compareWithOpenApi>[1];
+      expect([api.service, compareWithOpenApi(Object.values(api.routes), served)]).toEqual([api.service, []]);
+      expect(served).toEqual(openApiDocument(api));
+      checked.push(api.service);
+    }
+    expect(checked).toHaveLength(isRoot ? 6 : 5);
   });
 
   it('runners, sessions and tickets print tables and protocol documents', async () => {
@@ -203,7 +228,7 @@ describe('authentication', () => {
 describeAsRoot('apps on instance-manager', () => {
   const imUrl = () => `http://127.0.0.1:${stack.ports.INSTANCE_MANAGER_PORT}`;
 
-  it("keeps the client's route table in step with instance-manager's OpenAPI document", async () => {
+  it("keeps the client's contracts in step with instance-manager's OpenAPI document", async () => {
     const document = (await (
       await fetch(`${imUrl()}/v1/openapi.json`, { headers: admin() })
     ).json()) as Parameters<typeof compareWithOpenApi>[1];

@@ -1,6 +1,13 @@
 import type { EVALUATIONS_QUEUE } from '@sandbox/protocol';
 import type { Producer } from '@sandbox/queue';
-import { createHttpApp, type Health, type ServiceLogger, type ServiceMetrics } from '@sandbox/service-kit';
+import { openApiDocument, verifierApi } from '@sandbox/protocol';
+import {
+  createHttpApp,
+  openApiRouter,
+  type Health,
+  type ServiceLogger,
+  type ServiceMetrics,
+} from '@sandbox/service-kit';
 import type { Express, RequestHandler } from 'express';
 import { evaluationsRouter } from './routes/evaluations.routes';
 import { targetsRouter } from './routes/targets.routes';
@@ -25,6 +32,7 @@ export function createApp(deps: VerifierAppDeps): Express {
     metrics: deps.metrics,
     access: deps.access,
     configure: (app) => {
+      app.use(openApiRouter(openApiDocument(verifierApi)));
       app.use(evaluationsRouter(deps));
       app.use(targetsRouter(deps));
     },

@@ -15,3 +15,4 @@ export * from './evaluations';
 export * from './network/runner-grants';
 export * from './network/ipv4';
 export * from './drain';
+export * from './contracts';

@@ -55,13 +55,13 @@ export {
   type MappedError,
 } from './http/error-middleware';
 export { INVALID_REQUEST_MESSAGE, validate } from './http/validate';
+export { openApiRouter } from './http/openapi';
 export {
-  buildOpenApiDocument,
-  openApiRouter,
-  type OpenApiComponent,
-  type OpenApiDocumentOptions,
-  type OpenApiParts,
-} from './http/openapi';
+  parseRequest,
+  serveRoute,
+  type ContractHandler,
+  type ServeRouteOptions,
+} from './http/contract-route';
 export { createHttpApp, type CreateHttpAppOptions } from './http/create-http-app';
 export { boundPort, closeServer, listen, type CloseServerOptions, type ListenOptions } from './http/listen';
 export { delay, realSchedule, type Schedule, type TimerHandle } from './lifecycle/timers';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import type { RunnerView } from '@sandbox/protocol';
+import { adapterApi, openApiDocument, type RunnerView } from '@sandbox/protocol';
 import {
   accessPolicy,
   createHealth,
@@ -69,6 +69,11 @@ describe('runners routes', () => {
     await reader(server).get('/v1/runners/a-1').expect(200);
     const missing = await reader(server).get('/v1/runners/zz-9').expect(404);
     expect(missing.body.error.code).toBe('not_found');
+  });
+
+  it('publishes the OpenAPI document generated from its contracts', async () => {
+    const document = await reader(app([])).get('/v1/openapi.json').expect(200);
+    expect(document.body).toEqual(openApiDocument(adapterApi));
   });
 
   it('answers 400 with every issue for bad input', async () => {

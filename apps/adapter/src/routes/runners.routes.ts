@@ -1,14 +1,12 @@
 import {
-  InstanceIdSchema,
-  RunnersQuerySchema,
+  adapterRoutes as routes,
   type AdapterDrainStatus,
   type RunnersQuery,
   type RunnersResponse,
   type RunnerView,
 } from '@sandbox/protocol';
-import { NotFoundError, validate, type SecretScrubber } from '@sandbox/service-kit';
+import { NotFoundError, serveRoute, type SecretScrubber } from '@sandbox/service-kit';
 import { Router, type Response } from 'express';
-import { z } from 'zod';
 
 /** What the routes read: the adapter's registrations. */
 export interface RunnerSource {
@@ -16,8 +14,6 @@ export interface RunnerSource {
   get(instanceId: string): RunnerView | undefined;
   readonly drainStatus: AdapterDrainStatus;
 }
-
-const InstanceParamsSchema = z.strictObject({ instanceId: InstanceIdSchema });
 
 /**
  * Sends JSON through the secret scrubber: the views are built from an allow-list and hold no
@@ -31,13 +27,11 @@ function sendScrubbed(res: Response, secrets: SecretScrubber, body: unknown): vo
 /** `GET /v1/runners` (filter by `state`, `app`) and `GET /v1/runners/{instanceId}`. */
 export function runnersRouter(deps: { runners: RunnerSource; secrets: SecretScrubber }): Router {
   const router = Router();
-  router.get('/v1/runners', (req, res) => {
-    const query = validate(RunnersQuerySchema, { ...req.query }, 'query');
+  serveRoute(router, routes.listRunners, ({ query }, _req, res) => {
     const body: RunnersResponse = { runners: deps.runners.list(query), drain: deps.runners.drainStatus };
     sendScrubbed(res, deps.secrets, body);
   });
-  router.get('/v1/runners/:instanceId', (req, res) => {
-    const { instanceId } = validate(InstanceParamsSchema, { ...req.params }, 'params');
+  serveRoute(router, routes.getRunner, ({ params: { instanceId } }, _req, res) => {
     const view = deps.runners.get(instanceId);
     if (view === undefined) throw new NotFoundError(`no registration for instance ${instanceId}`);
     sendScrubbed(res, deps.secrets, view);

@@ -1,11 +1,5 @@
-import {
-  CreateDrainRequestSchema,
-  DrainIdSchema,
-  ErrorCode,
-  ExtendDrainRequestSchema,
-  type DrainRecord,
-} from '@sandbox/protocol';
-import { AppError, NotFoundError, validate } from '@sandbox/service-kit';
+import { drainControllerRoutes as routes, ErrorCode, type DrainRecord } from '@sandbox/protocol';
+import { AppError, NotFoundError, serveRoute } from '@sandbox/service-kit';
 import { Router } from 'express';
 import type { DrainRefusal } from '../machine/drain-machine';
 import type { ApplyResult, Drains } from '../machine/drains';
@@ -21,15 +15,11 @@ export interface DrainsRouterDeps {
 const LIST_LIMIT = 100;
 
 const REFUSALS: Record<DrainRefusal, (record: DrainRecord) => AppError> = {
-  finished: (record) => new AppError(ErrorCode.DrainFinished, 409, `the drain has ended (${record.phase})`),
+  finished: (record) => new AppError(ErrorCode.DrainFinished, `the drain has ended (${record.phase})`),
   phase: (record) =>
-    new AppError(
-      ErrorCode.DrainPhaseConflict,
-      409,
-      `the deadline can no longer move (phase ${record.phase})`,
-    ),
+    new AppError(ErrorCode.DrainPhaseConflict, `the deadline can no longer move (phase ${record.phase})`),
   'window-exceeded': () =>
-    new AppError(ErrorCode.DrainWindowExceeded, 409, 'the deadline would be more than 12 h after the start'),
+    new AppError(ErrorCode.DrainWindowExceeded, 'the deadline would be more than 12 h after the start'),
 };
 
 function answer(result: ApplyResult): DrainRecord {
@@ -41,10 +31,8 @@ function answer(result: ApplyResult): DrainRecord {
 /** `/v1/drains`: start, list, read, abort and extend drains. */
 export function drainsRouter(deps: DrainsRouterDeps): Router {
   const router = Router();
-  const drainId = (value: unknown): string => validate(DrainIdSchema, value, 'id');
 
-  router.post('/v1/drains', async (req, res) => {
-    const body = validate(CreateDrainRequestSchema, req.body, 'body');
+  serveRoute(router, routes.createDrain, async ({ body }, _req, res) => {
     const created = await deps.drains.create({
       reason: body.reason,
       target: body.target,
@@ -52,28 +40,26 @@ export function drainsRouter(deps: DrainsRouterDeps): Router {
       quietPeriodMs: body.quietPeriod ?? deps.defaults.quietPeriodMs,
     });
     if (created.kind === 'in-progress') {
-      throw new AppError(ErrorCode.DrainInProgress, 409, `drain ${created.activeId} is in progress`);
+      throw new AppError(ErrorCode.DrainInProgress, `drain ${created.activeId} is in progress`);
     }
     res.status(201).location(`/v1/drains/${created.record.id}`).json(created.record);
   });
 
-  router.get('/v1/drains', async (_req, res) => {
+  serveRoute(router, routes.listDrains, async (_request, _req, res) => {
     res.json({ drains: await deps.store.list(LIST_LIMIT) });
   });
 
-  router.get('/v1/drains/:id', async (req, res) => {
-    const record = await deps.drains.get(drainId(req.params.id));
+  serveRoute(router, routes.getDrain, async ({ params: { id } }, _req, res) => {
+    const record = await deps.drains.get(id);
     if (record === undefined) throw new NotFoundError('no such drain');
     res.json(record);
   });
 
-  router.post('/v1/drains/:id/abort', async (req, res) => {
-    res.json(answer(await deps.drains.apply(drainId(req.params.id), { type: 'abort' })));
+  serveRoute(router, routes.abortDrain, async ({ params: { id } }, _req, res) => {
+    res.json(answer(await deps.drains.apply(id, { type: 'abort' })));
   });
 
-  router.post('/v1/drains/:id/extend', async (req, res) => {
-    const id = drainId(req.params.id);
-    const { by } = validate(ExtendDrainRequestSchema, req.body, 'body');
+  serveRoute(router, routes.extendDrain, async ({ params: { id }, body: { by } }, _req, res) => {
     res.json(answer(await deps.drains.apply(id, { type: 'extend', byMs: by })));
   });
 

@@ -9,7 +9,7 @@ export async function handleUpload(req: IncomingMessage, res: ServerResponse): P
   let bytes = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     bytes += chunk.length;
-    if (bytes > MAX_TRANSFER_BYTES) throw new RequestError(413, 'payload_too_large', 'upload too large');
+    if (bytes > MAX_TRANSFER_BYTES) throw new RequestError('payload_too_large', 'upload too large');
     digest.update(chunk);
   }
   sendJson(res, 200, { bytes, sha256: digest.digest('hex') });

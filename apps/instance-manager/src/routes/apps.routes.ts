@@ -1,12 +1,12 @@
-import { AppPathSchema, AppSpecSchema } from '@sandbox/protocol';
+import { instanceManagerRoutes as routes } from '@sandbox/protocol';
 import type { AppResource, InstanceCounts } from '@sandbox/protocol';
-import { NotFoundError, validate } from '@sandbox/service-kit';
+import { NotFoundError, serveRoute } from '@sandbox/service-kit';
 import { Router } from 'express';
 import type { Clock } from '@sandbox/service-kit';
 import { lastStartFailure } from '../domain/start-failure';
 import type { AppStore, StoredApp } from '../store/app-store';
 import type { InstanceStore } from '../store/instance-store';
-import { redisUnavailableAs503, validateParts } from './validate-parts';
+import { redisUnavailableAs503 } from './redis-unavailable';
 
 /** Dependencies of {@link appsRouter}. */
 export interface AppsRouteDeps {
@@ -51,25 +51,19 @@ export function appsRouter(deps: AppsRouteDeps): Router {
     return app;
   };
 
-  router.put('/v1/apps/:app', async (req, res) => {
-    const [{ app: name }, spec] = validateParts(
-      ['path', AppPathSchema, req.params],
-      ['body', AppSpecSchema, req.body],
-    );
+  serveRoute(router, routes.putApp, async ({ params: { app: name }, body: spec }, _req, res) => {
     const result = await deps.apps.put(name, spec, deps.clock.now());
     deps.reconcile(name);
     res.status(result === 'created' ? 201 : 200).json(await toResource(await load(name), deps.store));
   });
-  router.get('/v1/apps', async (_req, res) => {
+  serveRoute(router, routes.listApps, async (_request, _req, res) => {
     const [apps, gone] = await Promise.all([deps.apps.list(), deps.store.listGone()]);
     res.json({ apps: await Promise.all(apps.map((app) => toResource(app, deps.store, gone))) });
   });
-  router.get('/v1/apps/:app', async (req, res) => {
-    const { app: name } = validate(AppPathSchema, req.params, 'path');
+  serveRoute(router, routes.getApp, async ({ params: { app: name } }, _req, res) => {
     res.json(await toResource(await load(name), deps.store));
   });
-  router.delete('/v1/apps/:app', async (req, res) => {
-    const { app: name } = validate(AppPathSchema, req.params, 'path');
+  serveRoute(router, routes.deleteApp, async ({ params: { app: name } }, _req, res) => {
     if (!(await deps.apps.markDeleting(name, deps.clock.now()))) throw new NotFoundError('no such app');
     deps.reconcile(name);
     res.status(202).json(await toResource(await load(name), deps.store));

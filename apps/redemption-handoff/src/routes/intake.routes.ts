@@ -1,5 +1,5 @@
-import { WinningTicketBatchEnvelopeSchema } from '@sandbox/protocol';
-import { bearerAuth, validate } from '@sandbox/service-kit';
+import { redemptionHandoffRoutes as routes } from '@sandbox/protocol';
+import { bearerAuth, serveRoute } from '@sandbox/service-kit';
 import { Router } from 'express';
 import type { Intake } from '../intake/intake';
 
@@ -10,9 +10,13 @@ import type { Intake } from '../intake/intake';
  */
 export function intakeRouter(deps: { intake: Intake; token: string }): Router {
   const router = Router();
-  router.post('/v1/winning-tickets', bearerAuth(deps.token), async (req, res) => {
-    const envelope = validate(WinningTicketBatchEnvelopeSchema, req.body, 'body');
-    res.json(await deps.intake(envelope.tickets));
-  });
+  serveRoute(
+    router,
+    routes.submitTickets,
+    async ({ body: envelope }, _req, res) => {
+      res.json(await deps.intake(envelope.tickets));
+    },
+    { guard: bearerAuth(deps.token) },
+  );
   return router;
 }

@@ -1,11 +1,11 @@
 import {
-  TicketListQuerySchema,
+  redemptionHandoffRoutes as routes,
   TicketRecordViewSchema,
   type LiabilitiesResponse,
   type TicketListResponse,
 } from '@sandbox/protocol';
 import { orRedisUnavailable } from '@sandbox/queue';
-import { validate } from '@sandbox/service-kit';
+import { serveRoute } from '@sandbox/service-kit';
 import { Router } from 'express';
 import type { TicketQueries } from '../store/ticket-queries';
 import { toRecordView } from '../store/ticket-record';
@@ -17,8 +17,7 @@ import { toRecordView } from '../store/ticket-record';
  */
 export function ticketsRouter(deps: { queries: TicketQueries; now: () => number }): Router {
   const router = Router();
-  router.get('/v1/winning-tickets', async (req, res) => {
-    const query = validate(TicketListQuerySchema, req.query, 'query');
+  serveRoute(router, routes.listTickets, async ({ query }, _req, res) => {
     const page = await orRedisUnavailable(() =>
       deps.queries.list(query.state, query.limit, Number(query.cursor ?? '0')),
     );
@@ -28,7 +27,7 @@ export function ticketsRouter(deps: { queries: TicketQueries; now: () => number 
     };
     res.json(body);
   });
-  router.get('/v1/liabilities', async (_req, res) => {
+  serveRoute(router, routes.liabilities, async (_request, _req, res) => {
     const payers = await orRedisUnavailable(() => deps.queries.liabilities());
     const total = payers.reduce((sum, payer) => sum + BigInt(payer.pendingFaceValue), 0n);
     const body: LiabilitiesResponse = {

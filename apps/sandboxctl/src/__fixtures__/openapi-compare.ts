@@ -1,11 +1,11 @@
+import { jsonSchemaOf, type RouteContract } from '@sandbox/protocol';
 import { z } from 'zod';
-import type { RouteDefinition } from '../client/route';
 
 type Operation = {
   operationId?: string;
   parameters?: { name: string; in: string }[];
-  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
-  responses: Record<string, { content?: Record<string, { schema: { $ref: string } }> }>;
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
 };
 type Document = {
   paths: Record<string, Record<string, Operation | unknown>>;
@@ -14,24 +14,19 @@ type Document = {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
-}
-
-function component(document: Document, ref: { $ref: string } | undefined): unknown {
-  return ref ? document.components.schemas[ref.$ref.split('/').at(-1) ?? ''] : undefined;
+/** A schema of the document: a component it refers to, or the schema written inline. */
+function resolve(document: Document, schema: { $ref?: string } | undefined): unknown {
+  if (schema?.$ref === undefined) return schema;
+  return document.components.schemas[schema.$ref.split('/').at(-1) ?? ''];
 }
 
 /**
- * Every difference between a route table and an OpenAPI document: operations missing on either side,
- * query parameters, and request and response schemas (the document's JSON Schema against the table's
- * zod schema rendered the same way). Empty when they agree.
+ * Every difference between the route contracts sandboxctl calls through and a service's OpenAPI
+ * document as it serves it: operations missing on either side, operationIds, query parameters, and
+ * request and response schemas (the document's JSON Schema against the contract's zod schema rendered
+ * the same way). Empty when they agree.
  */
-export function compareWithOpenApi(routes: readonly RouteDefinition[], document: Document): string[] {
+export function compareWithOpenApi(routes: readonly RouteContract[], document: Document): string[] {
   const problems: string[] = [];
   const documented = Object.entries(document.paths).flatMap(([path, item]) =>
     METHODS.filter((method) => method in item).map((method) => ({
@@ -43,13 +38,13 @@ export function compareWithOpenApi(routes: readonly RouteDefinition[], document:
   for (const { path, method, operation } of documented)
     if (!routes.some((route) => route.path === path && route.method.toLowerCase() === method))
       problems.push(
-        `${method.toUpperCase()} ${path} (${operation.operationId}) is documented but not in the table`,
+        `${method.toUpperCase()} ${path} (${operation.operationId}) is documented but not in the contracts`,
       );
   for (const route of routes) {
     const name = `${route.method} ${route.path}`;
     const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Operation | undefined;
     if (!operation) {
-      problems.push(`${name} is in the table but not documented`);
+      problems.push(`${name} is in the contracts but not documented`);
       continue;
     }
     if (operation.operationId !== route.operationId)
@@ -58,20 +53,26 @@ export function compareWithOpenApi(routes: readonly RouteDefinition[], document:
       .filter((p) => p.in === 'query')
       .map((p) => p.name)
       .sort();
-    const tableQuery = route.query instanceof z.ZodObject ? Object.keys(route.query.shape).sort() : [];
-    if (documentedQuery.join() !== tableQuery.join())
-      problems.push(`${name}: query ${documentedQuery.join()} documented, ${tableQuery.join()} in the table`);
+    const contractQuery = route.query instanceof z.ZodObject ? Object.keys(route.query.shape).sort() : [];
+    if (documentedQuery.join() !== contractQuery.join())
+      problems.push(
+        `${name}: query ${documentedQuery.join()} documented, ${contractQuery.join()} in the contract`,
+      );
     if (route.body) {
-      const body = component(document, operation.requestBody?.content['application/json']?.schema);
-      if (JSON.stringify(body) !== JSON.stringify(jsonSchema(route.body, 'input')))
+      const body = resolve(document, operation.requestBody?.content['application/json']?.schema);
+      if (JSON.stringify(body) !== JSON.stringify(jsonSchemaOf(route.body, 'input')))
         problems.push(`${name}: request body differs`);
     }
+    const mediaType = route.produces ?? 'application/json';
     for (const status of route.success) {
-      const response = component(
-        document,
-        operation.responses[String(status)]?.content?.['application/json']?.schema,
-      );
-      if (JSON.stringify(response) !== JSON.stringify(jsonSchema(route.response, 'output')))
+      const documentedResponse = operation.responses[String(status)];
+      if (documentedResponse === undefined) {
+        problems.push(`${name}: ${status} is not documented`);
+        continue;
+      }
+      if (route.response === undefined || mediaType !== 'application/json') continue;
+      const response = resolve(document, documentedResponse.content?.[mediaType]?.schema);
+      if (JSON.stringify(response) !== JSON.stringify(jsonSchemaOf(route.response, 'output')))
         problems.push(`${name}: ${status} response differs`);
     }
   }

@@ -7,7 +7,7 @@ import { findFreePort } from '@sandbox/testing';
 import { readTokenFile } from '../config';
 import { CliError, ServiceError, UnreachableError, UsageError } from '../cli/errors';
 import { createApiClient } from './api-client';
-import { instanceManagerRoutes as im } from './instance-manager.routes';
+import { instanceManagerRoutes as im } from '@sandbox/protocol';
 
 const CANARY = 'canary-token-6f1d2c9a8b7e';
 const EXAMPLE_SPEC = {

@@ -1,8 +1,14 @@
-import { ErrorBodySchema, summarizeZodIssues } from '@sandbox/protocol';
+import {
+  ErrorBodySchema,
+  pathParameterNames,
+  summarizeZodIssues,
+  type RouteContract,
+  type RouteInput,
+  type RouteOutput,
+} from '@sandbox/protocol';
 import type { z } from 'zod';
 import { CliError, ServiceError, UnreachableError, UsageError } from '../cli/errors';
 import { accessHint } from '../token-files';
-import { pathParameterNames, type RouteDefinition, type RouteInput, type RouteOutput } from './route';
 
 /** Where one service answers, and the file holding the bearer token to send it (if any). */
 export interface ServiceEndpoint {
@@ -25,15 +31,18 @@ export interface ApiClientOptions {
 }
 
 /** A successful answer with its status (200 and 201 can mean different things). */
-export interface RouteAnswer<R extends RouteDefinition> {
+export interface RouteAnswer<R extends RouteContract> {
   status: number;
   body: RouteOutput<R>;
 }
 
-/** The one typed HTTP client: every route of every service goes through {@link ApiClient.send}. */
+/**
+ * The one typed HTTP client: every route of every service goes through {@link ApiClient.send}, as the
+ * protocol's route contract of it says (path, query and body checked before sending, the answer after).
+ */
 export interface ApiClient {
-  send<R extends RouteDefinition>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>>;
-  call<R extends RouteDefinition>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>>;
+  send<R extends RouteContract>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>>;
+  call<R extends RouteContract>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>>;
   /** The base URL a service is configured at. */
   urlOf(service: string): string;
 }
@@ -47,7 +56,7 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: stri
 }
 
 /** The request URL: path parameters substituted (encoded) and the parsed query appended. */
-function requestUrl(base: string, route: RouteDefinition, input: LooseInput): URL {
+function requestUrl(base: string, route: RouteContract, input: LooseInput): URL {
   const params = route.params
     ? (parseOrThrow(route.params, input.params, 'name') as Record<string, string>)
     : {};
@@ -106,7 +115,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return endpoint;
   };
 
-  async function send<R extends RouteDefinition>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>> {
+  async function send<R extends RouteContract>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>> {
     const loose = input as LooseInput;
     const endpoint = endpointOf(route.service);
     const url = requestUrl(endpoint.url, route, loose);
@@ -151,6 +160,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         );
       throw new CliError(`${route.service} answered ${route.method} ${route.path} with ${response.status}`);
     }
+    if (route.response === undefined) return { status: response.status, body: undefined as RouteOutput<R> };
     const parsed = route.response.safeParse(json);
     if (!parsed.success)
       throw new CliError(

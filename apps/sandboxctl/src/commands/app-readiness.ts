@@ -1,6 +1,6 @@
 import type { ApiClient } from '../client/api-client';
-import { adapterRoutes } from '../client/adapter.routes';
-import { instanceManagerRoutes as im } from '../client/instance-manager.routes';
+import { adapterRoutes } from '@sandbox/protocol';
+import { instanceManagerRoutes as im } from '@sandbox/protocol';
 import { declaredInstances } from './app-columns';
 
 /** How far an app is from what it declares: instances of its current spec ready, and registered with Node. */

@@ -7,7 +7,7 @@ import { ServiceError } from '../cli/errors';
 import { readInput } from '../cli/input';
 import { durationArgument } from '../cli/options';
 import type { CliRuntime, CommandSession } from '../cli/runtime';
-import { instanceManagerRoutes as im } from '../client/instance-manager.routes';
+import { instanceManagerRoutes as im } from '@sandbox/protocol';
 import { ManifestError, parseAppManifest, type AppDocument } from '../manifest/app-manifest';
 import { readinessProgress } from '../output/readiness-progress';
 import { describeReadiness, isSettled, readAppReadiness, type AppReadiness } from './app-readiness';

@@ -1,7 +1,8 @@
 import { ServiceError } from '../cli/errors';
 import type { CommandModule, CommandSession } from '../cli/runtime';
 import { durationArgument } from '../cli/options';
-import { instanceManagerRoutes as im, instanceManagerService } from '../client/instance-manager.routes';
+import { instanceManagerRoutes as im } from '@sandbox/protocol';
+import { instanceManagerService } from '../client/services';
 import { appColumns, declaredInstances } from './app-columns';
 import { registerApply, registerDiff } from './apps-apply.command';
 import { waitUntil } from './wait';

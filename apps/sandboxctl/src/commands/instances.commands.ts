@@ -1,7 +1,8 @@
 import { InstanceStateSchema, type InstanceState } from '@sandbox/protocol';
 import { Option } from 'commander';
 import type { CommandModule } from '../cli/runtime';
-import { instanceManagerRoutes as im, instanceManagerService } from '../client/instance-manager.routes';
+import { instanceManagerRoutes as im } from '@sandbox/protocol';
+import { instanceManagerService } from '../client/services';
 import { instanceColumns } from './app-columns';
 
 /** `instances list`: the sandboxed instances instance-manager runs. */

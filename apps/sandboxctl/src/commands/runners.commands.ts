@@ -6,7 +6,8 @@ import {
 } from '@sandbox/protocol';
 import { Option } from 'commander';
 import type { CommandModule, StatusFact } from '../cli/runtime';
-import { adapterRoutes, adapterService } from '../client/adapter.routes';
+import { adapterRoutes } from '@sandbox/protocol';
+import { adapterService } from '../client/services';
 import { age, short } from '../output/format-values';
 import type { Column, Tone } from '../output/printer';
 

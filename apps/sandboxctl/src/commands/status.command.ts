@@ -1,10 +1,10 @@
 import { CliError } from '../cli/errors';
 import type { CommandModule, CommandSession, StatusFact } from '../cli/runtime';
-import { probeRoutes, type ReadinessReport } from '../client/health.routes';
+import { probeRoutes, type ReadinessReport, type ServiceName } from '@sandbox/protocol';
 import type { Column } from '../output/printer';
 
 interface ServiceStatus {
-  service: string;
+  service: ServiceName;
   url: string;
   live: boolean;
   /** What `/healthz` reports; null when it reports none. */
@@ -17,7 +17,7 @@ interface ServiceStatus {
 
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-async function probe(session: CommandSession, service: string): Promise<ServiceStatus> {
+async function probe(session: CommandSession, service: ServiceName): Promise<ServiceStatus> {
   const routes = probeRoutes(service);
   const url = session.client.urlOf(service);
   try {

@@ -2,7 +2,8 @@ import { TicketStateSchema, type TicketRecordView, type TicketState } from '@san
 import { InvalidArgumentError, Option } from 'commander';
 import type { ApiClient } from '../client/api-client';
 import type { CommandModule, CommandSession } from '../cli/runtime';
-import { redemptionHandoffRoutes as rh, redemptionHandoffService } from '../client/redemption-handoff.routes';
+import { redemptionHandoffRoutes as rh } from '@sandbox/protocol';
+import { redemptionHandoffService } from '../client/services';
 import { age, duration, formatWei, short } from '../output/format-values';
 import type { Column, Printer } from '../output/printer';
 

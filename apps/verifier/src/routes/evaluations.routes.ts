@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateEvaluationRequest, EVALUATIONS_QUEUE } from '@sandbox/protocol';
 import {
-  CreateEvaluationRequestSchema,
   ErrorCode,
   IdempotencyKeySchema,
+  verifierRoutes as routes,
   type CreateEvaluationResponse,
 } from '@sandbox/protocol';
 import { orRedisUnavailable, type Producer } from '@sandbox/queue';
-import { AppError, validate } from '@sandbox/service-kit';
+import { AppError, serveRoute, validate } from '@sandbox/service-kit';
 import { Router } from 'express';
 import type { OrderBook } from '../store/order-book';
 
@@ -45,8 +45,7 @@ async function queue(deps: EvaluationsDeps, body: CreateEvaluationRequest, order
  */
 export function evaluationsRouter(deps: EvaluationsDeps): Router {
   const router = Router();
-  router.post('/v1/evaluations', async (req, res) => {
-    const body = validate(CreateEvaluationRequestSchema, req.body, 'body');
+  serveRoute(router, routes.createEvaluation, async ({ body }, req, res) => {
     const header = req.get(IDEMPOTENCY_KEY_HEADER);
     const key = header === undefined ? undefined : validate(IdempotencyKeySchema, header, 'Idempotency-Key');
     const fresh: CreateEvaluationResponse = {
@@ -61,7 +60,6 @@ export function evaluationsRouter(deps: EvaluationsDeps): Router {
     if (claim.kind === 'conflict')
       throw new AppError(
         ErrorCode.IdempotencyKeyReused,
-        422,
         'this Idempotency-Key was used for a different order',
       );
     const order = claim.kind === 'new' ? fresh : claim.order.response;

@@ -30,6 +30,32 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 export const ErrorCodeSchema = z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]);
 
+/**
+ * The HTTP status each code is answered with: the one table the services' errors, their error
+ * middleware and the OpenAPI documents all take it from.
+ */
+export const HTTP_STATUS_OF_ERROR_CODE: Readonly<Record<ErrorCode, number>> = {
+  [ErrorCode.InvalidRequest]: 400,
+  [ErrorCode.Unauthenticated]: 401,
+  [ErrorCode.Forbidden]: 403,
+  [ErrorCode.NotFound]: 404,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.MisdirectedRequest]: 421,
+  [ErrorCode.Internal]: 500,
+  [ErrorCode.Unavailable]: 503,
+  [ErrorCode.DrainInProgress]: 409,
+  [ErrorCode.DrainFinished]: 409,
+  [ErrorCode.DrainPhaseConflict]: 409,
+  [ErrorCode.DrainWindowExceeded]: 409,
+  [ErrorCode.IdempotencyKeyReused]: 422,
+};
+
+/** The HTTP status of `code` ({@link HTTP_STATUS_OF_ERROR_CODE}). */
+export function httpStatusOf(code: ErrorCode): number {
+  return HTTP_STATUS_OF_ERROR_CODE[code];
+}
+
 /** The one error body every one of our HTTP APIs returns. */
 export const ErrorBodySchema = z.strictObject({
   error: z.strictObject({

@@ -1,9 +1,10 @@
-import { ErrorCode, type FieldIssue } from '@sandbox/protocol';
+import { ErrorCode, httpStatusOf, type FieldIssue } from '@sandbox/protocol';
 
 export type { FieldIssue };
 
 /**
- * A business error with a protocol error code and an HTTP status. The error middleware maps it to
+ * A business error with a protocol error code; its HTTP status is the code's
+ * (`HTTP_STATUS_OF_ERROR_CODE` of `@sandbox/protocol`). The error middleware maps it to
  * `{ error: { code, message }, requestId }`; the `cause` is logged (for 5xx) but never sent.
  */
 export class AppError extends Error {
@@ -12,15 +13,10 @@ export class AppError extends Error {
   readonly status: number;
   readonly issues: readonly FieldIssue[] | undefined;
 
-  constructor(
-    code: ErrorCode,
-    status: number,
-    message: string,
-    options?: { cause?: unknown; issues?: FieldIssue[] },
-  ) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; issues?: FieldIssue[] }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = status;
+    this.status = httpStatusOf(code);
     this.issues = options?.issues;
   }
 }
@@ -29,7 +25,7 @@ export class AppError extends Error {
 export class InputError extends AppError {
   override readonly name = 'InputError';
   constructor(message: string, options?: { cause?: unknown; issues?: FieldIssue[] }) {
-    super(ErrorCode.InvalidRequest, 400, message, options);
+    super(ErrorCode.InvalidRequest, message, options);
   }
 }
 
@@ -37,7 +33,7 @@ export class InputError extends AppError {
 export class UnauthorizedError extends AppError {
   override readonly name = 'UnauthorizedError';
   constructor(message = 'missing or invalid credential', options?: { cause?: unknown }) {
-    super(ErrorCode.Unauthenticated, 401, message, options);
+    super(ErrorCode.Unauthenticated, message, options);
   }
 }
 
@@ -45,7 +41,7 @@ export class UnauthorizedError extends AppError {
 export class MisdirectedRequestError extends AppError {
   override readonly name = 'MisdirectedRequestError';
   constructor(message = 'this service does not answer to that host name', options?: { cause?: unknown }) {
-    super(ErrorCode.MisdirectedRequest, 421, message, options);
+    super(ErrorCode.MisdirectedRequest, message, options);
   }
 }
 
@@ -53,7 +49,7 @@ export class MisdirectedRequestError extends AppError {
 export class ForbiddenError extends AppError {
   override readonly name = 'ForbiddenError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(ErrorCode.Forbidden, 403, message, options);
+    super(ErrorCode.Forbidden, message, options);
   }
 }
 
@@ -61,7 +57,7 @@ export class ForbiddenError extends AppError {
 export class NotFoundError extends AppError {
   override readonly name = 'NotFoundError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(ErrorCode.NotFound, 404, message, options);
+    super(ErrorCode.NotFound, message, options);
   }
 }
 
@@ -69,7 +65,7 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   override readonly name = 'ConflictError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(ErrorCode.Conflict, 409, message, options);
+    super(ErrorCode.Conflict, message, options);
   }
 }
 
@@ -77,7 +73,7 @@ export class ConflictError extends AppError {
 export class PayloadTooLargeError extends AppError {
   override readonly name = 'PayloadTooLargeError';
   constructor(message = 'request body too large', options?: { cause?: unknown }) {
-    super(ErrorCode.PayloadTooLarge, 413, message, options);
+    super(ErrorCode.PayloadTooLarge, message, options);
   }
 }
 
@@ -85,6 +81,6 @@ export class PayloadTooLargeError extends AppError {
 export class UnavailableError extends AppError {
   override readonly name = 'UnavailableError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(ErrorCode.Unavailable, 503, message, options);
+    super(ErrorCode.Unavailable, message, options);
   }
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, ErrorCodeSchema } from '@sandbox/protocol';
+import { ErrorCode, ErrorCodeSchema, HTTP_STATUS_OF_ERROR_CODE } from '@sandbox/protocol';
 import type { ErrorBody, FieldIssue } from '@sandbox/protocol';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { AppError } from '../errors/app-error';
@@ -15,27 +15,17 @@ export interface MappedError {
 export const INTERNAL_MESSAGE = 'internal error';
 
 /**
- * The HTTP status of each protocol code that infrastructure libraries (queue, drivers, clients) put
- * on their errors. Those errors carry a code and no status; this is where the code becomes one.
+ * An `Error` whose `code` is one of the protocol's (and `issues`, for `invalid_request`): what
+ * infrastructure libraries (queue, drivers, clients) throw. Those errors carry a code and no status;
+ * here the code becomes the status of the protocol's table.
  */
-export const STATUS_OF_CODE: Readonly<Partial<Record<ErrorCode, number>>> = {
-  [ErrorCode.InvalidRequest]: 400,
-  [ErrorCode.Unauthenticated]: 401,
-  [ErrorCode.Forbidden]: 403,
-  [ErrorCode.NotFound]: 404,
-  [ErrorCode.Conflict]: 409,
-  [ErrorCode.PayloadTooLarge]: 413,
-  [ErrorCode.MisdirectedRequest]: 421,
-  [ErrorCode.Unavailable]: 503,
-};
-
-/** An `Error` whose `code` is one of the protocol's (and `issues`, for `invalid_request`). */
 function codedError(error: unknown): MappedError | undefined {
   if (!(error instanceof Error)) return undefined;
   const fields = error as Error & { code?: unknown; issues?: readonly FieldIssue[] };
   const code = ErrorCodeSchema.safeParse(fields.code);
-  const status = code.success ? STATUS_OF_CODE[code.data] : undefined;
-  if (!code.success || status === undefined) return undefined;
+  // `internal` keeps the generic message of every 500: what went wrong is only logged.
+  if (!code.success || code.data === ErrorCode.Internal) return undefined;
+  const status = HTTP_STATUS_OF_ERROR_CODE[code.data];
   const issues = Array.isArray(fields.issues) ? { issues: [...fields.issues] } : {};
   return { status, error: { code: code.data, message: error.message, ...issues } };
 }
@@ -43,7 +33,7 @@ function codedError(error: unknown): MappedError | undefined {
 /**
  * Maps a thrown value to a status and protocol error. AppError subclasses map to their own status,
  * code, message and issues; errors of infrastructure libraries to the status of their protocol code
- * ({@link STATUS_OF_CODE}); body-parser's errors (malformed JSON, too large) to 400 and 413; anything
+ * (`HTTP_STATUS_OF_ERROR_CODE` of the protocol); body-parser's errors (malformed JSON, too large) to 400 and 413; anything
  * else to 500 `internal` with a generic message.
  */
 export function mapError(error: unknown): MappedError {
@@ -55,21 +45,27 @@ export function mapError(error: unknown): MappedError {
   if (coded) return coded;
   const parser = bodyParserError(error);
   if (parser === 'entity.too.large') {
-    return { status: 413, error: { code: ErrorCode.PayloadTooLarge, message: 'request body too large' } };
+    return {
+      status: HTTP_STATUS_OF_ERROR_CODE[ErrorCode.PayloadTooLarge],
+      error: { code: ErrorCode.PayloadTooLarge, message: 'request body too large' },
+    };
   }
   if (parser === 'entity.parse.failed') {
     return {
-      status: 400,
+      status: HTTP_STATUS_OF_ERROR_CODE[ErrorCode.InvalidRequest],
       error: { code: ErrorCode.InvalidRequest, message: 'request body is not valid JSON' },
     };
   }
   if (parser !== undefined) {
     return {
-      status: 400,
+      status: HTTP_STATUS_OF_ERROR_CODE[ErrorCode.InvalidRequest],
       error: { code: ErrorCode.InvalidRequest, message: 'request body could not be read' },
     };
   }
-  return { status: 500, error: { code: ErrorCode.Internal, message: INTERNAL_MESSAGE } };
+  return {
+    status: HTTP_STATUS_OF_ERROR_CODE[ErrorCode.Internal],
+    error: { code: ErrorCode.Internal, message: INTERNAL_MESSAGE },
+  };
 }
 
 // body-parser marks its client errors with a string `type`, `expose: true` and a 4xx status.

@@ -99,7 +99,7 @@ describe('createLogger', () => {
 
   it('keeps a registered value out of an error message and cause, without stacks outside development', () => {
     const { out, logger } = setup();
-    const error = new AppError('internal', 500, `upstream said ${CANARY}`, {
+    const error = new AppError('internal', `upstream said ${CANARY}`, {
       cause: new Error(`cause ${CANARY}`),
     });
     logger.error({ err: error }, 'failed');

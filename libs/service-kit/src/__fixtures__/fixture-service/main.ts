@@ -39,7 +39,7 @@ function logCanary(
   logger.info({ registration: { node: { bootstrapSecret: canary } } }, 'canary as a field at depth');
   logger.info({ note: `value ${canary} inside a field` }, 'canary inside a string field');
   logger.info(`canary ${canary} inside the message`);
-  const error = new AppError('internal', 500, `failed with ${canary}`, {
+  const error = new AppError('internal', `failed with ${canary}`, {
     cause: new Error(`cause ${canary}`),
   });
   logger.error({ err: error }, 'canary inside an error');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { buildOpenApiDocument } from './openapi-document';
+import { instanceManagerApi } from './instance-manager.contract';
+import { openApiDocument } from './openapi';
 
 function refsIn(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) for (const item of value) refsIn(item, found);
@@ -12,8 +13,8 @@ function refsIn(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
-describe('buildOpenApiDocument', () => {
-  const document = buildOpenApiDocument() as {
+describe('the instance-manager OpenAPI document', () => {
+  const document = openApiDocument(instanceManagerApi) as {
     openapi: string;
     paths: Record<string, Record<string, unknown>>;
     components: { schemas: Record<string, Record<string, unknown>> };

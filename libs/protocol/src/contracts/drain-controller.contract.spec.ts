@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { buildOpenApiDocument } from './openapi-document';
+import { drainControllerApi } from './drain-controller.contract';
+import { openApiDocument } from './openapi';
 
 describe('the OpenAPI document', () => {
   it('describes every route, with durations as strings in the request bodies', () => {
-    const document = buildOpenApiDocument() as {
+    const document = openApiDocument(drainControllerApi) as {
       paths: Record<string, Record<string, unknown>>;
       components: { schemas: Record<string, { properties?: Record<string, { type?: string }> }> };
     };
