@@ -118,7 +118,9 @@ describeWithKube('deploy/ RBAC, by SubjectAccessReview against the real authoriz
       },
     ];
     const patched = await drain.patchNamespacedDeployment({ name: NODE, namespace: SYSTEM, body: patch });
-    expect(patched.spec?.template.metadata?.annotations).toEqual({ 'kubectl.kubernetes.io/restartedAt': 'now' });
+    expect(patched.spec?.template.metadata?.annotations).toEqual({
+      'kubectl.kubernetes.io/restartedAt': 'now',
+    });
     await expect(
       drain.patchNamespacedDeployment({ name: 'redis', namespace: SYSTEM, body: patch }),
     ).rejects.toMatchObject({ code: 403 });
