@@ -23,7 +23,7 @@ describe('buildFirewallScript', () => {
     expect(rules).toContain('-I FORWARD 1 -i sbxhabcdefghij -j SBX-abcdefghij-E');
     expect(rules).toContain('-I FORWARD 1 -o sbxhabcdefghij -j SBX-abcdefghij-I');
     const egress = rules.filter((rule) => rule.startsWith('-A SBX-abcdefghij-E'));
-    expect(egress[0]).toContain('--ctstate ESTABLISHED,RELATED -j ACCEPT');
+    expect(egress[0]).toContain('--ctstate RELATED,ESTABLISHED -j ACCEPT');
     expect(egress).toContain(
       '-A SBX-abcdefghij-E -p tcp -m multiport --dports 6379,8080 -j REJECT --reject-with icmp-admin-prohibited',
     );

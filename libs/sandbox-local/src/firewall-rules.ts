@@ -31,7 +31,7 @@ function egressChainRules(input: FirewallInput): string[] {
   const chain = input.names.egressChain;
   return [
     // Replies on connections the host opened to the app port.
-    `-A ${chain} -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT`,
+    `-A ${chain} -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`,
     ...chunks([...new Set(input.protectedPorts)], MULTIPORT_LIMIT).map(
       (ports) => `-A ${chain} -p tcp -m multiport --dports ${ports.join(',')} ${REJECT}`,
     ),
@@ -66,7 +66,7 @@ export function instanceRules(input: FirewallInput): TableRules[] {
     rules: [
       ...egressChainRules(input),
       // Nothing but the host (which reaches the instance directly, not through FORWARD) opens connections to it.
-      `-A ${names.ingressChain} -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT`,
+      `-A ${names.ingressChain} -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`,
       `-A ${names.ingressChain} ${REJECT}`,
     ],
     jumps: [

@@ -12,6 +12,7 @@ import type { HostNetwork } from './host-network';
 import type { InstanceNames } from './naming';
 import { instanceChains, instanceNames } from './naming';
 import type { Podman } from './podman';
+import { watchRepeatedly } from './isolation-watch';
 
 /** An instance whose isolation had drifted, and what the driver did about it. */
 export interface IsolationDrift {
@@ -48,6 +49,16 @@ function expectedSysctls(names: InstanceNames, instance: Checked): Map<string, s
 }
 
 /**
+ * The chains this driver created, by exact name: those of instances it runs (a container of its own,
+ * with its labels) or is starting or stopping. A chain merely named in the driver's pattern is not
+ * among them.
+ */
+function ownChainsOf(prefix: string, found: readonly DiscoveredInstance[], busy: ReadonlySet<string>) {
+  const ids = [...found.filter((entry) => entry.parts.container).map((entry) => entry.instanceId), ...busy];
+  return new Set(ids.flatMap((id) => [...instanceChains(instanceNames(prefix, id))]));
+}
+
+/**
  * Keeps every running instance's isolation as the driver installed it, whatever else changes the
  * host's rules (Docker, kube-proxy, ufw, an operator): its chains intact, its jumps present and first
  * in INPUT, FORWARD, PREROUTING (and POSTROUTING for egress `internet`), its veth's forwarding and
@@ -81,10 +92,16 @@ export function createIntegrityGuard(deps: IntegrityGuardDeps) {
       await deps.firewall.removeChains(instanceChains(names));
   }
 
-  async function checkOne(instance: Checked, save: string, networks: string[], uplink?: string) {
+  async function checkOne(
+    instance: Checked,
+    save: string,
+    networks: string[],
+    trusted: ReadonlySet<string>,
+    uplink?: string,
+  ) {
     const names = instanceNames(deps.prefix, instance.instanceId);
     const input = firewallInputFor(names, instance.address, instance.egress, networks, deps.settings);
-    const rules = firewallDrift(parseSave(save), input);
+    const rules = firewallDrift(parseSave(save), input, trusted);
     const { wrong, problems } = await sysctlDrift(instance, names, uplink);
     if (rules.length === 0 && problems.length === 0) return undefined;
     const drift = { instanceId: instance.instanceId, problems: [...rules, ...problems] };
@@ -92,7 +109,7 @@ export function createIntegrityGuard(deps: IntegrityGuardDeps) {
       await restore(instance, save, wrong, uplink);
       const after = await deps.firewall.dump();
       const still =
-        firewallDrift(parseSave(after), input).length +
+        firewallDrift(parseSave(after), input, trusted).length +
         (await sysctlDrift(instance, names, uplink)).problems.length;
       if (still === 0) return { ...drift, action: 'restored' as const };
     } catch (error) {
@@ -119,9 +136,10 @@ export function createIntegrityGuard(deps: IntegrityGuardDeps) {
       deps.uplink(),
     ]);
     const networks = hostNetworks(addresses, deps.settings);
+    const trusted = ownChainsOf(deps.prefix, found, deps.busy);
     const drifts: IsolationDrift[] = [];
     for (const instance of running) {
-      const drift = await checkOne(instance, save, networks, uplink);
+      const drift = await checkOne(instance, save, networks, trusted, uplink);
       if (!drift) continue;
       deps.logger.error(drift, `isolation drift: ${drift.action}`);
       drifts.push(drift);
@@ -130,28 +148,8 @@ export function createIntegrityGuard(deps: IntegrityGuardDeps) {
   }
 
   /** Runs {@link check} every `intervalMs` until stopped; each pass's drift goes to `onDrift`. */
-  function watch(intervalMs: number, clock: Clock, onDrift: (drift: IsolationDrift) => void) {
-    let stopped = false;
-    let wake = () => undefined as void;
-    const stopping = new Promise<void>((resolve) => (wake = resolve));
-    const loop = (async () => {
-      while (!stopped) {
-        try {
-          for (const drift of await check()) onDrift(drift);
-        } catch (error) {
-          deps.logger.error({ err: error }, 'isolation check failed');
-        }
-        await Promise.race([clock.sleep(intervalMs), stopping]);
-      }
-    })();
-    return {
-      async stop() {
-        stopped = true;
-        wake();
-        await loop;
-      },
-    };
-  }
+  const watch = (intervalMs: number, clock: Clock, onDrift: (drift: IsolationDrift) => void) =>
+    watchRepeatedly(check, { intervalMs, clock, onDrift, logger: deps.logger });
 
   return { check, watch };
 }

@@ -113,6 +113,34 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
     expect((await runCommand('sysctl', ['-n', key])).stdout.trim()).toBe('0');
   });
 
+  it('finds and restores a rule replaced in place inside its own chain (same count, same last rule)', async () => {
+    const chain = names().egressChain;
+    const rules = (await iptables('-S', chain)).stdout.split('\n').filter((line) => line.startsWith('-A '));
+    const local = rules.findIndex((rule) => rule.includes('--dst-type LOCAL'));
+    expect(local).toBeGreaterThanOrEqual(0);
+    await iptables('-R', chain, String(local + 1), '-m', 'addrtype', '--dst-type', 'LOCAL', '-j', 'ACCEPT');
+    expect((await probeHost()).result).toBe('connected');
+    const [drift] = await driver.checkIsolation();
+    expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'chain-altered' }] });
+    expect((await probeHost()).result).not.toBe('connected');
+    expect(await driver.checkIsolation()).toEqual([]);
+  });
+
+  it('trusts no look-alike chain: an ACCEPT chain named like a driver chain, jumped to first, is drift', async () => {
+    const lookAlike = `QQZ-${instance.instanceId}-E`;
+    await iptables('-N', lookAlike);
+    foreign.push(['-X', lookAlike]);
+    await iptables('-A', lookAlike, '-j', 'ACCEPT');
+    foreign.unshift(['-F', lookAlike]);
+    await addForeign('filter', 'INPUT', '-i', names().hostVeth, '-j', lookAlike);
+    // The foreign jump goes first in the clean-up, then the chain is emptied and deleted.
+    foreign.unshift(foreign.pop() ?? []);
+    expect((await probeHost()).result).toBe('connected');
+    const [drift] = await driver.checkIsolation();
+    expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'jump-not-first' }] });
+    expect((await probeHost()).result).not.toBe('connected');
+  });
+
   it('restores a deleted jump by itself within seconds while watching', async () => {
     const seen: string[] = [];
     const watch = driver.watchIsolation({ intervalMs: 200, onDrift: (drift) => seen.push(drift.action) });
