@@ -1,4 +1,6 @@
 import { containsNetwork, parseCidr } from '@sandbox/protocol';
+// The only ACCEPT a closed chain may hold: packets answering a connection opened towards its instance.
+import { REPLY_ACCEPT } from './firewall-rules';
 
 /** One table of `iptables-save` output: chain → rules (each rule's text after `-A CHAIN `), in order. */
 export type SavedChains = ReadonlyMap<string, readonly string[]>;
@@ -17,8 +19,6 @@ export interface PrecedenceContext {
   instanceAddress: string;
 }
 
-/** The only ACCEPT a closed chain may hold: packets answering a connection opened towards its instance. */
-const REPLY_ACCEPT = '-m conntrack --ctstate RELATED,ESTABLISHED --ctdir REPLY -j ACCEPT';
 const STOPS = new Set(['REJECT', 'DROP']);
 
 export function targetOf(rule: string): string | undefined {

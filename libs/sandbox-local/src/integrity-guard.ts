@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '@sandbox/service-kit';
 import { discoverInstances } from './discovery';
 import type { DiscoveredInstance } from './discovery';
+import type { Conntrack } from './conntrack';
 import type { Firewall } from './firewall';
 import type { FirewallSettings } from './firewall-input';
 import { firewallInputFor, hostNetworks } from './firewall-input';
@@ -29,6 +30,8 @@ export interface IntegrityGuardDeps {
   podman: Podman;
   network: HostNetwork;
   firewall: Firewall;
+  /** Clears the flows an instance opened after each restore (a missing tool withdraws it instead). */
+  conntrack: Conntrack;
   ledger: ForwardingLedger;
   /** The uplink instances with egress `internet` are forwarded through, if any. */
   uplink(): Promise<string | undefined>;
@@ -87,6 +90,8 @@ export function createIntegrityGuard(deps: IntegrityGuardDeps) {
     if (uplinkKey && wrong.has(uplinkKey)) await deps.ledger.claim(uplink);
     wrong.delete(uplinkKey || '');
     await deps.network.writeSysctls(wrong);
+    // No afterlife for the window: whatever the instance opened meanwhile loses its state and NAT.
+    await deps.conntrack.forgetFlowsFrom(instance.address, names.netns);
     // A stop that began meanwhile removed the container: take back what the restore re-created.
     if ((await deps.podman.state(names.container)) === undefined)
       await deps.firewall.removeChains(instanceChains(names));

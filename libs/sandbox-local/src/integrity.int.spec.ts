@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
-import type { Server } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { createServer } from 'node:net';
 import { runCommand } from './command-runner';
 import type { SandboxDriver, StartedInstance } from './local-driver';
@@ -9,18 +9,21 @@ import { formatIpv4, parseIpv4 } from '@sandbox/protocol';
 import { leftovers, NO_LEFTOVERS } from './test-support/leaks.fixture';
 import { describeAsRoot } from './test-support/describe-as-root.fixture';
 import { exampleImage, exampleSpec, testLogger } from './test-support/example-app.fixture';
-import { probeFromInstance } from './test-support/sandbox-probe.fixture';
+import { holdConnection, probeFromInstance } from './test-support/sandbox-probe.fixture';
 import { uniqueHost } from './test-support/unique-host.fixture';
 
 const { prefix: PREFIX, subnet: SUBNET } = uniqueHost('si');
 const PROTECTED_PORT = 16391;
 const OPEN_PORT = 16392;
+const ECHO_PORT = 16393;
 const HEALTH = { type: 'http', path: '/healthz', expectedStatus: 200 } as const;
 
 let driver: SandboxDriver;
 let instance: StartedInstance;
 let hostAddress = '';
 const servers: Server[] = [];
+/** Connections the echo server holds: destroyed at the end, or closing the server would wait on them. */
+const held = new Set<Socket>();
 /** Rules a test added as another tool would; each is deleted again after the test. */
 const foreign: string[][] = [];
 
@@ -52,6 +55,14 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
     hostAddress = formatIpv4(parseIpv4(instance.address) - 1);
     await listen(hostAddress, PROTECTED_PORT);
     await listen(hostAddress, OPEN_PORT);
+    const echo = createServer((socket) => {
+      held.add(socket.on('close', () => held.delete(socket)));
+      socket.pipe(socket);
+    });
+    servers.push(echo);
+    await new Promise<void>((resolve, reject) =>
+      echo.once('error', reject).listen(ECHO_PORT, hostAddress, resolve),
+    );
   }, 120_000);
 
   afterEach(async () => {
@@ -59,6 +70,7 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
   });
 
   afterAll(async () => {
+    for (const socket of held) socket.destroy();
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     for (const found of await driver.list()) await driver.stop(found.instanceId);
     expect(await leftovers(PREFIX)).toEqual(NO_LEFTOVERS);
@@ -139,6 +151,20 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
     const [drift] = await driver.checkIsolation();
     expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'jump-not-first' }] });
     expect((await probeHost()).result).not.toBe('connected');
+  });
+
+  it('leaves no afterlife: a connection the app opened during a window is dead after the restore', async () => {
+    await iptables('-D', 'INPUT', '-i', names().hostVeth, '-j', names().egressChain);
+    const connection = holdConnection(names().container, hostAddress, ECHO_PORT);
+    try {
+      // The window is open: the app's connection to a host listener works, round trip after round trip.
+      await connection.waitForLine((line) => line === 'alive', 30_000);
+      const [drift] = await driver.checkIsolation();
+      expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'jump-missing' }] });
+      expect(await connection.waitForLine((line) => line.startsWith('dead'), 15_000)).toMatch(/^dead/);
+    } finally {
+      await connection.kill();
+    }
   });
 
   it('restores a deleted jump by itself within seconds while watching', async () => {

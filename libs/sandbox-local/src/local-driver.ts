@@ -6,6 +6,7 @@ import { runCommand } from './command-runner';
 import type { LogLine } from './container-logs';
 import type { DiscoveredInstance } from './discovery';
 import { discoverInstances } from './discovery';
+import { createConntrack } from './conntrack';
 import { createFirewall } from './firewall';
 import { createHostNetwork } from './host-network';
 import type { HealthCheck, InstanceSpecInput } from './instance-spec.schema';
@@ -122,6 +123,7 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
   const podman = createPodman(run, options.podmanPath);
   const network = createHostNetwork(run);
   const firewall = createFirewall(run);
+  const conntrack = createConntrack(run);
   const logger = options.logger.child({ component: 'sandbox-local', prefix });
   const subnetText = options.subnet ?? '10.213.0.0/16';
   const subnet = parseCidr(subnetText);
@@ -160,6 +162,7 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
     podman,
     network,
     firewall,
+    conntrack,
     ledger,
     uplink,
     busy,
