@@ -1,5 +1,4 @@
 import { containsNetwork, parseCidr } from '@sandbox/protocol';
-// The only ACCEPT a closed chain may hold: packets answering a connection opened towards its instance.
 import { REPLY_ACCEPT } from './firewall-rules';
 
 /** One table of `iptables-save` output: chain → rules (each rule's text after `-A CHAIN `), in order. */
@@ -20,6 +19,12 @@ export interface PrecedenceContext {
 }
 
 const STOPS = new Set(['REJECT', 'DROP']);
+/**
+ * The accepts a closed chain may hold: packets of flows that already exist (in either direction, as
+ * drivers before this one wrote it). A chain that refuses every new flow can only pass packets of a
+ * flow opened while rules were missing, and the instance's namespace layer refuses those on its side.
+ */
+const FLOW_ACCEPTS = new Set([REPLY_ACCEPT, '-m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT']);
 
 export function targetOf(rule: string): string | undefined {
   const tokens = rule.split(' ');
@@ -49,7 +54,7 @@ function stopsPacketTo(rule: string, destination: string | undefined): boolean {
 
 /**
  * Whether a foreign filter chain can only refuse the packets in question (or hand them back to the
- * caller): rules that reject or drop, the accept of replies a closed chain may hold, and an
+ * caller): rules that reject or drop, the accepts of existing flows a closed chain may hold, and an
  * unconditional ACCEPT only after a rule that certainly stopped a packet bound for `destination`.
  * Anything else (an ACCEPT with other matches, a jump on to another chain, RETURN) could let a packet
  * past the instance's own rules. Judged by contents, never by name: a chain named like a driver's
@@ -62,7 +67,7 @@ function cannotAccept(rules: readonly string[], destination: string | undefined)
       if (stopsPacketTo(rule, destination)) return true;
       continue;
     }
-    if (rule !== REPLY_ACCEPT) return false;
+    if (!FLOW_ACCEPTS.has(rule)) return false;
   }
   return true;
 }

@@ -31,6 +31,14 @@ const names = () => instanceNames(PREFIX, instance.instanceId);
 const iptables = (...args: string[]) => runCommand('iptables', ['-w', '5', ...args]);
 const probeHost = () => probeFromInstance(names().container, hostAddress, OPEN_PORT);
 
+/** Empties the second layer (what a tool inside the namespace could do), so a host drift shows. */
+async function openNamespaceLayer(): Promise<void> {
+  const open = '*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n';
+  await runCommand('ip', ['netns', 'exec', names().netns, 'iptables-restore', '-w', '5'], { input: open });
+}
+
+const problem = (name: string) => expect.arrayContaining([expect.objectContaining({ problem: name })]);
+
 async function addForeign(table: string, chain: string, ...rule: string[]): Promise<void> {
   await iptables('-t', table, '-I', chain, '1', ...rule);
   foreign.push(['-t', table, '-D', chain, ...rule]);
@@ -81,17 +89,19 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
     expect((await probeHost()).result).not.toBe('connected');
   });
 
-  it('restores a deleted INPUT jump, which had opened every host listener to the app', async () => {
+  it('restores a deleted INPUT jump, which opens nothing while the namespace layer holds', async () => {
     await iptables('-D', 'INPUT', '-i', names().hostVeth, '-j', names().egressChain);
+    expect((await probeFromInstance(names().container, hostAddress, PROTECTED_PORT)).result).not.toBe(
+      'connected',
+    );
+    // Both layers gone: every host listener is open to the app (the probe itself works).
+    await openNamespaceLayer();
     expect(await probeFromInstance(names().container, hostAddress, PROTECTED_PORT)).toMatchObject({
       result: 'connected',
     });
-    expect(await driver.checkIsolation()).toEqual([
-      expect.objectContaining({
-        action: 'restored',
-        problems: [expect.objectContaining({ problem: 'jump-missing' })],
-      }),
-    ]);
+    const [drift] = await driver.checkIsolation();
+    expect(drift).toMatchObject({ action: 'restored', problems: problem('jump-missing') });
+    expect(drift?.problems).toEqual(problem('namespace-rules-altered'));
     expect((await probeFromInstance(names().container, hostAddress, PROTECTED_PORT)).result).not.toBe(
       'connected',
     );
@@ -100,7 +110,7 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
 
   it('moves its jumps back in front of an ACCEPT another tool inserted first', async () => {
     await addForeign('filter', 'INPUT', '-i', names().hostVeth, '-j', 'ACCEPT');
-    expect((await probeHost()).result).toBe('connected');
+    expect((await probeHost()).result).not.toBe('connected');
     const [drift] = await driver.checkIsolation();
     expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'jump-not-first' }] });
     expect((await probeHost()).result).not.toBe('connected');
@@ -131,9 +141,10 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
     const local = rules.findIndex((rule) => rule.includes('--dst-type LOCAL'));
     expect(local).toBeGreaterThanOrEqual(0);
     await iptables('-R', chain, String(local + 1), '-m', 'addrtype', '--dst-type', 'LOCAL', '-j', 'ACCEPT');
+    await openNamespaceLayer();
     expect((await probeHost()).result).toBe('connected');
     const [drift] = await driver.checkIsolation();
-    expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'chain-altered' }] });
+    expect(drift).toMatchObject({ action: 'restored', problems: problem('chain-altered') });
     expect((await probeHost()).result).not.toBe('connected');
     expect(await driver.checkIsolation()).toEqual([]);
   });
@@ -147,24 +158,64 @@ describeAsRoot('isolation that holds when other tools change the host firewall',
     await addForeign('filter', 'INPUT', '-i', names().hostVeth, '-j', lookAlike);
     // The foreign jump goes first in the clean-up, then the chain is emptied and deleted.
     foreign.unshift(foreign.pop() ?? []);
+    await openNamespaceLayer();
     expect((await probeHost()).result).toBe('connected');
     const [drift] = await driver.checkIsolation();
-    expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'jump-not-first' }] });
+    expect(drift).toMatchObject({ action: 'restored', problems: problem('jump-not-first') });
     expect((await probeHost()).result).not.toBe('connected');
   });
 
   it('leaves no afterlife: a connection the app opened during a window is dead after the restore', async () => {
     await iptables('-D', 'INPUT', '-i', names().hostVeth, '-j', names().egressChain);
+    await openNamespaceLayer();
     const connection = holdConnection(names().container, hostAddress, ECHO_PORT);
     try {
       // The window is open: the app's connection to a host listener works, round trip after round trip.
       await connection.waitForLine((line) => line === 'alive', 30_000);
       const [drift] = await driver.checkIsolation();
-      expect(drift).toMatchObject({ action: 'restored', problems: [{ problem: 'jump-missing' }] });
+      expect(drift).toMatchObject({ action: 'restored', problems: problem('jump-missing') });
       expect(await connection.waitForLine((line) => line.startsWith('dead'), 15_000)).toMatch(/^dead/);
     } finally {
       await connection.kill();
     }
+  });
+
+  it('checks the namespace layer on its own: a rule replaced there, and rules added to another table', async () => {
+    const netns = (...args: string[]) =>
+      runCommand('ip', ['netns', 'exec', names().netns, 'iptables', '-w', '5', ...args]);
+    const rules = (await netns('-S', 'OUTPUT')).stdout.split('\n').filter((line) => line.startsWith('-A '));
+    const subnet = rules.findIndex((rule) => rule.startsWith(`-A OUTPUT -d ${SUBNET} `));
+    expect(subnet).toBeGreaterThanOrEqual(0);
+    await netns('-R', 'OUTPUT', String(subnet + 1), '-d', SUBNET, '-j', 'ACCEPT');
+    await netns(
+      '-t',
+      'nat',
+      '-A',
+      'OUTPUT',
+      '-p',
+      'tcp',
+      '-j',
+      'DNAT',
+      '--to-destination',
+      `${hostAddress}:${OPEN_PORT}`,
+    );
+    // The host layer alone still refuses the host.
+    expect((await probeHost()).result).not.toBe('connected');
+    expect(await driver.checkIsolation()).toEqual([
+      expect.objectContaining({
+        action: 'restored',
+        problems: [
+          expect.objectContaining({
+            problem: 'namespace-rules-altered',
+            detail: expect.stringContaining('OUTPUT'),
+          }),
+          expect.objectContaining({ problem: 'namespace-foreign-rules', detail: 'nat OUTPUT' }),
+        ],
+      }),
+    ]);
+    expect((await netns('-S', 'OUTPUT')).stdout).toContain(`-A OUTPUT -d ${SUBNET} -j REJECT`);
+    expect((await netns('-t', 'nat', '-S', 'OUTPUT')).stdout).not.toContain('DNAT');
+    expect(await driver.checkIsolation()).toEqual([]);
   });
 
   it('restores a deleted jump by itself within seconds while watching', async () => {
