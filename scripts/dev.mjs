@@ -21,6 +21,8 @@ const DEBIAN_PACKAGES = {
   podman: 'podman',
   iptables: 'iptables',
   ip: 'iproute2',
+  // The local driver clears an instance's flows from the connection-tracking table after a restore.
+  conntrack: 'conntrack',
   openssl: 'openssl',
   // The kube harness's local node: Debian's containerd and CNI plugins (bridge, host-local).
   containerd: 'containerd',

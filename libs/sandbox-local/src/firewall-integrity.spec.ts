@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { buildRestoreScript, firewallDrift, parseSave } from './firewall-integrity';
 import type { FirewallInput } from './firewall-rules';
 import { buildFirewallScript, NON_PUBLIC_RANGES } from './firewall-rules';
-import { instanceNames } from './naming';
+import { instanceChains, instanceNames } from './naming';
 
 const names = instanceNames('sbx', 'abcdefghij');
 const input: FirewallInput = {
@@ -12,6 +12,9 @@ const input: FirewallInput = {
   blockedRanges: [...NON_PUBLIC_RANGES, '10.213.0.0/16'],
   protectedPorts: [6379],
 };
+
+/** The chains of this driver's own instances: ours and one other instance's of the same prefix. */
+const trusted = new Set([...instanceChains(names), ...instanceChains(instanceNames('sbx', 'otherinsta'))]);
 
 const BUILT_IN: Record<string, string[]> = {
   filter: ['INPUT', 'FORWARD', 'OUTPUT'],
@@ -42,18 +45,21 @@ function hostSave(extra: Record<string, string[]> = {}, drop: string[] = []): st
       `*${name}`,
       ...(BUILT_IN[name] ?? []).map((chain) => `:${chain} ACCEPT [0:0]`),
       ...section.chains,
+      ...extras.filter((line) => line.startsWith(':')),
     );
     for (const chain of BUILT_IN[name] ?? []) {
       const mine = (rules: string[]) => rules.filter((rule) => rule.startsWith(`-A ${chain} `));
       out.push(...mine(first), ...mine(rules), ...mine(last));
     }
-    out.push(...rules.filter((rule) => !BUILT_IN[name]?.some((chain) => rule.startsWith(`-A ${chain} `))));
+    const own = (rule: string) => !BUILT_IN[name]?.some((chain) => rule.startsWith(`-A ${chain} `));
+    out.push(...rules.filter(own), ...last.filter(own));
     out.push('COMMIT');
   }
   return `${out.join('\n')}\n`;
 }
 
-const problems = (save: string) => firewallDrift(parseSave(save), input).map((drift) => drift.problem);
+const problems = (save: string) =>
+  firewallDrift(parseSave(save), input, trusted).map((drift) => drift.problem);
 
 describe('firewallDrift', () => {
   it('finds nothing when the rules are as installed, whatever other tools appended after them', () => {
@@ -63,7 +69,7 @@ describe('firewallDrift', () => {
 
   it('finds a deleted jump', () => {
     const save = hostSave({}, ['-A INPUT -i sbxhabcdefghij -j SBX-abcdefghij-E']);
-    expect(firewallDrift(parseSave(save), input)).toEqual([
+    expect(firewallDrift(parseSave(save), input, trusted)).toEqual([
       { problem: 'jump-missing', detail: 'filter INPUT -i sbxhabcdefghij -j SBX-abcdefghij-E' },
     ]);
   });
@@ -79,11 +85,39 @@ describe('firewallDrift', () => {
     expect(problems(hostSave({ filter: ['-I INPUT ! -i sbxhother -j ACCEPT'] }))).toEqual(['jump-not-first']);
   });
 
-  it('lets rules of other local drivers and rules for other interfaces precede the jumps', () => {
+  it('lets its own chains, rules for other interfaces and closed chains of other drivers precede the jumps', () => {
     const others = ['-I INPUT -i sbxhotherinsta -j SBX-otherinsta-E', '-I INPUT -i lo -j ACCEPT'];
+    const closed = [
+      ':TBX-zzzzzzzzzz-I - [0:0]',
+      '-A TBX-zzzzzzzzzz-I -m conntrack --ctstate RELATED,ESTABLISHED --ctdir REPLY -j ACCEPT',
+      '-A TBX-zzzzzzzzzz-I -j REJECT --reject-with icmp-admin-prohibited',
+    ];
     expect(
-      problems(hostSave({ filter: [...others, '-I FORWARD -o tbxhzzzzzzzzzz -j TBX-zzzzzzzzzz-I'] })),
+      problems(
+        hostSave({ filter: [...others, ...closed, '-I FORWARD -o tbxhzzzzzzzzzz -j TBX-zzzzzzzzzz-I'] }),
+      ),
     ).toEqual([]);
+  });
+
+  it('trusts no chain by a name that merely fits the pattern: a look-alike that accepts is drift', () => {
+    const lookAlike = [':QQZ-lookalike0-E - [0:0]', '-A QQZ-lookalike0-E -j ACCEPT'];
+    const save = hostSave({ filter: [...lookAlike, '-I INPUT -i sbxhabcdefghij -j QQZ-lookalike0-E'] });
+    expect(problems(save)).toEqual(['jump-not-first']);
+    // Even with this driver's own prefix: only chains of instances it runs are trusted.
+    const ownPrefix = [':SBX-zzzzzzzzzz-E - [0:0]', '-A SBX-zzzzzzzzzz-E -j ACCEPT'];
+    const forward = '-I FORWARD -o sbxhzzzzzzzzzz -j SBX-zzzzzzzzzz-E';
+    expect(problems(hostSave({ filter: [...ownPrefix, forward] }))).toEqual(['jump-not-first']);
+  });
+
+  it("accepts another driver's internet chain before the ingress jump only when it refuses this instance first", () => {
+    const chain = (blocked: string) => [
+      ':TBX-zzzzzzzzzz-E - [0:0]',
+      `-A TBX-zzzzzzzzzz-E -d ${blocked} -j REJECT --reject-with icmp-admin-prohibited`,
+      '-A TBX-zzzzzzzzzz-E -j ACCEPT',
+    ];
+    const jump = '-I FORWARD -i tbxhzzzzzzzzzz -j TBX-zzzzzzzzzz-E';
+    expect(problems(hostSave({ filter: [...chain('10.0.0.0/8'), jump] }))).toEqual([]);
+    expect(problems(hostSave({ filter: [...chain('192.168.0.0/16'), jump] }))).toEqual(['jump-not-first']);
   });
 
   it('finds a chain with a rule added or missing', () => {
@@ -93,6 +127,21 @@ describe('firewallDrift', () => {
       .replace(/^:SBX-abcdefghij-P.*\n/m, '')
       .replace(/^-A SBX-abcdefghij-P .*\n/m, '');
     expect(problems(save)).toEqual(['chain-missing']);
+  });
+
+  it('finds a rule replaced in place: same count, same last rule', () => {
+    const reject = '-m addrtype --dst-type LOCAL -j REJECT --reject-with icmp-admin-prohibited';
+    const replaced = hostSave().replace(
+      `-A SBX-abcdefghij-E ${reject}`,
+      '-A SBX-abcdefghij-E -m addrtype --dst-type LOCAL -j ACCEPT',
+    );
+    expect(replaced).not.toBe(hostSave());
+    expect(firewallDrift(parseSave(replaced), input, trusted)).toEqual([
+      expect.objectContaining({
+        problem: 'chain-altered',
+        detail: expect.stringContaining('--dst-type LOCAL -j ACCEPT'),
+      }),
+    ]);
   });
 });
 

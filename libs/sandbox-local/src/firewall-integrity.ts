@@ -1,6 +1,6 @@
 import type { FirewallInput, TableRules } from './firewall-rules';
 import { instanceRules, tablesScript } from './firewall-rules';
-import { ANY_DRIVER_CHAIN } from './naming';
+import { harmlessBefore, targetOf } from './firewall-precedence';
 
 /** `iptables-save` output as table → chain → rules (each rule's text after `-A CHAIN `), in order. */
 export type SavedTables = Map<string, Map<string, string[]>>;
@@ -28,67 +28,49 @@ export interface RuleDrift {
   detail: string;
 }
 
-function targetOf(rule: string): string | undefined {
-  const tokens = rule.split(' ');
-  const at = tokens.indexOf('-j');
-  return at >= 0 ? tokens[at + 1] : undefined;
-}
-
-/** The literal, not negated interface a rule is limited to by `flag` (`-i`/`-o`), if any. */
-function interfaceOf(rule: string, flag: '-i' | '-o'): string | undefined {
-  const tokens = rule.split(' ');
-  const at = tokens.indexOf(flag);
-  const name = at >= 0 ? tokens[at + 1] : undefined;
-  return name && tokens[at - 1] !== '!' && !name.endsWith('+') ? name : undefined;
-}
-
-/**
- * True when a rule placed before one of our jumps cannot decide the fate of that jump's packets: a
- * jump of a local driver (ours or another prefix's, whose chains end in REJECT), or a rule limited to
- * another interface on the side the jump matches. Anything else (an ACCEPT, a jump to Docker's,
- * ufw's or kube-proxy's chains) could accept or rewrite the packets first.
- */
-function harmlessBefore(rule: string, jump: string): boolean {
-  if (ANY_DRIVER_CHAIN.test(targetOf(rule) ?? '')) return true;
-  for (const flag of ['-i', '-o'] as const) {
-    const ours = interfaceOf(jump, flag);
-    const theirs = interfaceOf(rule, flag);
-    if (ours && theirs && theirs !== ours) return true;
-  }
-  return false;
-}
-
 function chainDrift(tables: SavedTables, part: TableRules): RuleDrift[] {
   const drift: RuleDrift[] = [];
   for (const chain of part.chains) {
-    const expected = part.rules.filter((rule) => rule.startsWith(`-A ${chain} `));
+    const expected = part.rules
+      .filter((rule) => rule.startsWith(`-A ${chain} `))
+      .map((rule) => rule.slice(chain.length + 4));
     const actual = tables.get(part.table)?.get(chain);
-    if (!actual) drift.push({ problem: 'chain-missing', detail: `${part.table} ${chain}` });
-    else if (
-      actual.length !== expected.length ||
-      targetOf(actual.at(-1) ?? '') !== targetOf(expected.at(-1) ?? '')
-    ) {
+    if (!actual) {
+      drift.push({ problem: 'chain-missing', detail: `${part.table} ${chain}` });
+      continue;
+    }
+    // Rule by rule, as written: a rule replaced in place (same count, same last rule) is drift too.
+    const at = Array.from({ length: Math.max(actual.length, expected.length) }, (_, index) => index).find(
+      (index) => actual[index] !== expected[index],
+    );
+    if (at !== undefined)
       drift.push({
         problem: 'chain-altered',
-        detail: `${part.table} ${chain}: ${actual.length} rules, ${expected.length} expected`,
+        detail: `${part.table} ${chain} rule ${at + 1}: "${actual[at] ?? '(none)'}", "${expected[at] ?? '(none)'}" expected`,
       });
-    }
   }
   return drift;
 }
 
-function jumpDrift(tables: SavedTables, part: TableRules): RuleDrift[] {
+function jumpDrift(
+  tables: SavedTables,
+  part: TableRules,
+  input: FirewallInput,
+  trusted: ReadonlySet<string>,
+) {
   const drift: RuleDrift[] = [];
+  const chains = tables.get(part.table) ?? new Map<string, string[]>();
+  const context = { table: part.table, chains, trusted, instanceAddress: input.instanceAddress };
   for (const jump of part.jumps) {
     const [, chain = '', , ...rest] = jump.split(' ');
     const spec = rest.join(' ');
-    const rules = tables.get(part.table)?.get(chain) ?? [];
+    const rules = chains.get(chain) ?? [];
     const at = rules.indexOf(spec);
     if (at < 0) {
       drift.push({ problem: 'jump-missing', detail: `${part.table} ${chain} ${spec}` });
       continue;
     }
-    const first = rules.slice(0, at).find((rule) => !harmlessBefore(rule, spec));
+    const first = rules.slice(0, at).find((rule) => !harmlessBefore(rule, spec, context));
     if (first !== undefined)
       drift.push({
         problem: 'jump-not-first',
@@ -99,12 +81,21 @@ function jumpDrift(tables: SavedTables, part: TableRules): RuleDrift[] {
 }
 
 /**
- * How the host's rules differ from the ones this instance needs: a chain missing or with rules added
- * or removed, a jump missing, or a rule before a jump that could accept or translate the instance's
- * packets first. Empty when the instance's isolation is as the driver installed it.
+ * How the host's rules differ from the ones this instance needs: a chain missing or not rule for rule
+ * what the driver wrote, a jump missing, or a rule before a jump that could accept or translate the
+ * instance's packets first. `trusted` names, exactly, the chains of this driver's instances (their
+ * contents are checked by their own pass); no other chain is trusted by its name. Empty when the
+ * instance's isolation is as the driver installed it.
  */
-export function firewallDrift(tables: SavedTables, input: FirewallInput): RuleDrift[] {
-  return instanceRules(input).flatMap((part) => [...chainDrift(tables, part), ...jumpDrift(tables, part)]);
+export function firewallDrift(
+  tables: SavedTables,
+  input: FirewallInput,
+  trusted: ReadonlySet<string>,
+): RuleDrift[] {
+  return instanceRules(input).flatMap((part) => [
+    ...chainDrift(tables, part),
+    ...jumpDrift(tables, part, input, trusted),
+  ]);
 }
 
 /**

@@ -23,7 +23,11 @@ describe('buildFirewallScript', () => {
     expect(rules).toContain('-I FORWARD 1 -i sbxhabcdefghij -j SBX-abcdefghij-E');
     expect(rules).toContain('-I FORWARD 1 -o sbxhabcdefghij -j SBX-abcdefghij-I');
     const egress = rules.filter((rule) => rule.startsWith('-A SBX-abcdefghij-E'));
-    expect(egress[0]).toContain('--ctstate ESTABLISHED,RELATED -j ACCEPT');
+    // Established traffic only in the direction the policy lets open: replies to what the host opened.
+    expect(egress[0]).toBe(
+      '-A SBX-abcdefghij-E -m conntrack --ctstate RELATED,ESTABLISHED --ctdir REPLY -j ACCEPT',
+    );
+    expect(rules.filter((rule) => rule.includes('ctstate') && !rule.includes('--ctdir REPLY'))).toEqual([]);
     expect(egress).toContain(
       '-A SBX-abcdefghij-E -p tcp -m multiport --dports 6379,8080 -j REJECT --reject-with icmp-admin-prohibited',
     );

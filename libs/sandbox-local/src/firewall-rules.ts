@@ -20,6 +20,8 @@ export interface FirewallInput {
 
 const REJECT = '-j REJECT --reject-with icmp-admin-prohibited';
 const MULTIPORT_LIMIT = 15;
+/** Packets answering a connection opened towards the instance (or by it, on the ingress side), as iptables-save prints it. */
+export const REPLY_ACCEPT = '-m conntrack --ctstate RELATED,ESTABLISHED --ctdir REPLY -j ACCEPT';
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -30,8 +32,10 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 function egressChainRules(input: FirewallInput): string[] {
   const chain = input.names.egressChain;
   return [
-    // Replies on connections the host opened to the app port.
-    `-A ${chain} -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT`,
+    // Replies on connections the host opened to the app port, and only those: a flow the instance
+    // opened itself is judged by every rule below on each packet, so one opened during a drift window
+    // is refused again as soon as the rules are back.
+    `-A ${chain} ${REPLY_ACCEPT}`,
     ...chunks([...new Set(input.protectedPorts)], MULTIPORT_LIMIT).map(
       (ports) => `-A ${chain} -p tcp -m multiport --dports ${ports.join(',')} ${REJECT}`,
     ),
@@ -66,7 +70,7 @@ export function instanceRules(input: FirewallInput): TableRules[] {
     rules: [
       ...egressChainRules(input),
       // Nothing but the host (which reaches the instance directly, not through FORWARD) opens connections to it.
-      `-A ${names.ingressChain} -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT`,
+      `-A ${names.ingressChain} ${REPLY_ACCEPT}`,
       `-A ${names.ingressChain} ${REJECT}`,
     ],
     jumps: [

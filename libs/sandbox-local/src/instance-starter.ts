@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CommandRunner } from './command-runner';
 import type { Firewall } from './firewall';
+import type { NamespaceFirewall } from './namespace-firewall';
 import { firewallInputFor, hostNetworks } from './firewall-input';
 import { buildFirewallScript } from './firewall-rules';
 import type { ForwardingLedger } from './forwarding-ledger';
@@ -46,6 +47,8 @@ interface StarterDeps {
   podman: Podman;
   network: HostNetwork;
   firewall: Firewall;
+  /** The second layer, inside the instance's namespace. */
+  namespaceFirewall: NamespaceFirewall;
   ledger: ForwardingLedger;
   capacity: ReturnType<typeof createCapacityGate>;
   /** Ids of instances being started or stopped; the integrity guard leaves them alone. */
@@ -81,15 +84,20 @@ async function buildInstance(
   addressing: SlotAddressing,
   hostNetworks: string[],
 ) {
-  const script = buildFirewallScript(
-    firewallInputFor(names, addressing.instanceAddress, spec.egress, hostNetworks, firewallSettings),
+  const input = firewallInputFor(
+    names,
+    addressing.instanceAddress,
+    spec.egress,
+    hostNetworks,
+    firewallSettings,
   );
-  // Rules name the veth, so they need not wait for it; both are in place before the container
-  // (the only thing that could send) starts. Both settle before a failure is thrown, so the
-  // cleanup (stop) never races a step still creating something.
+  // Rules name the veth, so they need not wait for it; the host's rules and the namespace's (which
+  // exists already) are in place before the container (the only thing that could send) starts. All
+  // settle before a failure is thrown, so the cleanup (stop) never races a step still creating something.
   const steps = await Promise.allSettled([
     deps.network.wire(names, addressing, spec.egress),
-    deps.firewall.apply(script),
+    deps.firewall.apply(buildFirewallScript(input)),
+    deps.namespaceFirewall.apply(names.netns, input),
   ]);
   for (const step of steps) if (step.status === 'rejected') throw step.reason;
   if (spec.egress === 'internet') {

@@ -6,7 +6,9 @@ import { runCommand } from './command-runner';
 import type { LogLine } from './container-logs';
 import type { DiscoveredInstance } from './discovery';
 import { discoverInstances } from './discovery';
+import { createConntrack } from './conntrack';
 import { createFirewall } from './firewall';
+import { createNamespaceFirewall } from './namespace-firewall';
 import { createHostNetwork } from './host-network';
 import type { HealthCheck, InstanceSpecInput } from './instance-spec.schema';
 import { assertPrefix } from './naming';
@@ -122,6 +124,8 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
   const podman = createPodman(run, options.podmanPath);
   const network = createHostNetwork(run);
   const firewall = createFirewall(run);
+  const conntrack = createConntrack(run);
+  const namespaceFirewall = createNamespaceFirewall(run);
   const logger = options.logger.child({ component: 'sandbox-local', prefix });
   const subnetText = options.subnet ?? '10.213.0.0/16';
   const subnet = parseCidr(subnetText);
@@ -141,6 +145,7 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
     podman,
     network,
     firewall,
+    namespaceFirewall,
     ledger,
     busy,
     logger,
@@ -160,6 +165,8 @@ export function createLocalDriver(options: LocalDriverOptions): SandboxDriver {
     podman,
     network,
     firewall,
+    namespaceFirewall,
+    conntrack,
     ledger,
     uplink,
     busy,

@@ -61,9 +61,6 @@ export function instanceNames(prefix: string, instanceId: string): InstanceNames
   };
 }
 
-/** Chains of any local driver, whatever its prefix: trusted to precede an instance's jumps. */
-export const ANY_DRIVER_CHAIN = /^[A-Z]{2,4}-[a-z0-9]{10}-[EINP]$/;
-
 /** Every chain of one instance, as the firewall removes them. */
 export function instanceChains(names: InstanceNames): Set<string> {
   return new Set([names.egressChain, names.ingressChain, names.natChain, names.preroutingChain]);

@@ -1,4 +1,6 @@
 import { runCommand } from '../command-runner';
+import { startChildProcess, type ChildProcessHandle } from '@sandbox/process';
+import { parentEnv } from '@sandbox/testing';
 import { IMAGE_NODE_PATH } from '../images/rootfs-layout';
 
 /** How a connection attempt from inside a sandbox ended. */
@@ -99,4 +101,37 @@ export async function resolveFromInstance(
     { timeoutMs: timeoutMs + 15_000 },
   );
   return JSON.parse(stdout) as ProbeOutcome;
+}
+
+// Inside the sandbox: one TCP connection kept open, a round trip every 200 ms; prints `alive` per echo
+// answered and `dead <why>` (then exits) once one goes unanswered for 1.5 s or the socket fails.
+const HOLD_SCRIPT = `
+const [host, port] = process.argv.slice(1);
+const socket = require('node:net').connect({ host, port: Number(port) });
+let waiting;
+const dead = (why) => { process.stdout.write('dead ' + why + '\\n'); process.exit(0); };
+const tick = () => {
+  socket.write('ping');
+  waiting = setTimeout(() => dead('silent'), 1500);
+};
+socket.on('connect', tick);
+socket.on('data', () => {
+  clearTimeout(waiting);
+  process.stdout.write('alive\\n');
+  setTimeout(tick, 200);
+});
+socket.on('error', (error) => dead(error.code));
+socket.on('close', () => dead('closed'));
+`;
+
+/**
+ * Holds one TCP connection from inside the sandbox to an echo server at host:port (podman exec in
+ * its own process group: `kill` ends it); its lines say whether the connection still carries data.
+ */
+export function holdConnection(container: string, host: string, port: number): ChildProcessHandle {
+  return startChildProcess(
+    'podman',
+    ['exec', container, IMAGE_NODE_PATH, '-e', HOLD_SCRIPT, host, String(port)],
+    { env: parentEnv(), keepChars: 10_000 },
+  );
 }
