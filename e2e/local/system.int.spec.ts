@@ -32,6 +32,34 @@ async function instances(): Promise<z.infer<typeof InstanceListSchema>['instance
 /** The same steps the k3d suite runs, here against the local stack's Node simulator. */
 const discoveredRunners = () => runnersOf(url(stack.ports.NODE_SIM_PORT, ''), APP);
 
+/** What a failed wait reports: the instances, what Node lists, and the stack's recent warnings. */
+async function situation(): Promise<string> {
+  const listed = await instances().then(
+    (all) => all.map((i) => `${i.instanceId}:${i.state}`).join(', '),
+    (error: unknown) => `unreadable (${(error as Error).message})`,
+  );
+  const runners = await discoveredRunners().catch(
+    (error: unknown) => `unreadable (${(error as Error).message})`,
+  );
+  const warnings = stack
+    .output()
+    .split('\n')
+    .filter((line) => /warn|error|"level":(40|50|60)/i.test(line))
+    .slice(-30)
+    .join('\n');
+  return `instances: ${listed}; runners Node lists: ${runners}; the stack's last warnings:\n${warnings}`;
+}
+
+/** Waits for `count` runners of the app in Node's discovery, saying what it saw when they are not there. */
+async function waitForRunners(count: number, timeoutMs: number): Promise<void> {
+  await waitFor(async () => (await discoveredRunners()) === count, {
+    timeoutMs,
+    description: `${count} runners discovered`,
+  }).catch(async (error: unknown) => {
+    throw new Error(`${(error as Error).message}; ${await situation()}`);
+  });
+}
+
 describeAsRoot('the system on the local driver with the Python SDK as client', () => {
   beforeAll(async () => {
     const image = await ensureExampleAppImage();
@@ -60,19 +88,13 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
   }, 120_000);
 
   it('registers the warm pool with Node', async () => {
-    await waitFor(async () => (await discoveredRunners()) >= 2, {
-      timeoutMs: 60_000,
-      description: 'two runners discovered',
-    });
+    await waitForRunners(2, 60_000);
     poolBefore = (await instances()).filter((i) => i.state === 'ready').map((i) => i.instanceId);
     expect(poolBefore).toHaveLength(2);
-  });
+  }, 90_000);
 
   it('serves the SDK client through Node: discover, reserve, HTTP, SSE, WebSocket, stop', async () => {
-    await waitFor(async () => (await discoveredRunners()) >= 2, {
-      timeoutMs: 60_000,
-      description: 'two runners discovered',
-    });
+    await waitForRunners(2, 60_000);
     const orchestrator = url(stack.ports.NODE_SIM_PORT, '');
     const run = spawnSync(python, [resolve(import.meta.dirname, 'sdk_client.py'), orchestrator, APP], {
       encoding: 'utf8',
@@ -88,7 +110,7 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
       { step: 'stopped', session_id: expect.any(String) },
     ]);
     expect(run.status).toBe(0);
-  });
+  }, 150_000);
 
   it('replaces the single-session instance after its session', async () => {
     // The pool holds two ready instances again, and exactly one of them is new.
@@ -104,9 +126,6 @@ describeAsRoot('the system on the local driver with the Python SDK as client', (
         `${(error as Error).message}; ready before: ${poolBefore.join(', ')}; now: ${ready.join(', ')}`,
       );
     });
-    await waitFor(async () => (await discoveredRunners()) === 2, {
-      timeoutMs: 30_000,
-      description: 'two runners again',
-    });
+    await waitForRunners(2, 30_000);
   }, 120_000);
 });
