@@ -119,9 +119,19 @@ async function report(attempt: EvaluationAttempt | undefined): Promise<SignedEva
   return (await reply.json()) as SignedEvaluationReport;
 }
 
+/**
+ * A pass on the runner first, the precondition of each case (the failure it injects must hide it). A
+ * loaded machine can fail that first run, so it is asked for up to three times; every attempt made is
+ * in the error when none passed.
+ */
 async function passOn(runnerId: string, app: string): Promise<void> {
-  const status = await targetAfter(runnerId, await request({ app }));
-  expect(status.current).toMatchObject({ state: 'pass' });
+  const seen: unknown[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    const status = await targetAfter(runnerId, await request({ app }));
+    if (status.current?.state === 'pass') return;
+    seen.push(status.attempts[0]);
+  }
+  throw new Error(`no pass on ${runnerId} in three runs: ${JSON.stringify(seen)}`);
 }
 
 describe('orchestrator-level failures, recorded and attributed', () => {
