@@ -1,69 +1,25 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ErrorBody, TargetStatus } from '@sandbox/protocol';
-import { findFreePort, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
-import {
-  registerRunner,
-  startPaidNodeSim,
-  startResponderProcess,
-  type ChildHandle,
-} from './__fixtures__/processes';
+import { waitFor } from '@sandbox/testing';
+import { openPaidWorld, type PaidWorld } from './__fixtures__/paid-world';
 import { startVerifier } from './__fixtures__/verifier-harness';
 
 // A retried on-demand order (same Idempotency-Key, same body) runs and pays once.
-const BOOTSTRAP = 'idempotent-orders-bootstrap';
-
-let redis: RedisFixture;
-let responder: ChildHandle;
-let node: Awaited<ReturnType<typeof startPaidNodeSim>>;
+let world: PaidWorld;
 let verifier: Awaited<ReturnType<typeof startVerifier>>;
-let dir: string;
-const prefix = uniquePrefix('vorder');
 
 beforeAll(async () => {
-  redis = await startRedis();
-  dir = await mkdtemp(join(tmpdir(), 'verifier-orders-'));
-  await writeFile(join(dir, 'bootstrap'), BOOTSTRAP);
-  const responderPort = await findFreePort();
-  responder = await startResponderProcess(responderPort);
-  node = await startPaidNodeSim({
-    port: await findFreePort(),
-    metricsPort: await findFreePort(),
-    bootstrapFile: join(dir, 'bootstrap'),
-    grants: [`127.0.0.1:${responderPort}`],
+  world = await openPaidWorld({ name: 'orders', bootstrap: 'idempotent-orders-bootstrap' });
+  await world.register({ runnerId: 'order-1', app: 'eval-order' });
+  verifier = await startVerifier(world.verifierEnv(), {
+    signerCredential: 'orders-signer-credential',
+    signingKeyHex: '3c'.repeat(32),
   });
-  await registerRunner(node.url, BOOTSTRAP, {
-    runnerId: 'order-1',
-    app: 'eval-order',
-    url: `http://127.0.0.1:${responderPort}`,
-  });
-  verifier = await startVerifier(
-    {
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: prefix,
-      KEY_PREFIX: `${prefix}:v`
-        .toLowerCase()
-        .replace(/[^a-z0-9:_-]/gu, '-')
-        .slice(0, 40),
-      NODE_URL: node.url,
-      SIGNER_URL: node.url,
-      TRANSFER_SECONDS: '0.3',
-      WARMUP_SECONDS: '0.1',
-      HASH_SHARES: '40',
-      HASH_DIFFICULTY_BITS: '8',
-      PAYMENT_INTERVAL_MS: '250',
-    },
-    { signerCredential: 'orders-signer-credential', signingKeyHex: '3c'.repeat(32) },
-  );
 }, 120_000);
 
 afterAll(async () => {
   await verifier?.stop();
-  await Promise.all([node?.stop(), responder?.stop()]);
-  await redis?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 function order(body: object, key?: string): Promise<Response> {

@@ -1,90 +1,53 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyReport } from '@sandbox/evaluation-report';
 import type { EvaluationAttempt, SignedEvaluationReport, TargetStatus } from '@sandbox/protocol';
-import { findFreePort, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { findFreePort, waitFor } from '@sandbox/testing';
 import { startFaultyResponder } from './__fixtures__/faulty-responder';
 import { startHandoffCapture } from './__fixtures__/handoff-capture';
-import {
-  registerRunner,
-  startPaidNodeSim,
-  startResponderProcess,
-  unregisterRunner,
-  type ChildHandle,
-} from './__fixtures__/processes';
+import { openPaidWorld, type PaidWorld } from './__fixtures__/paid-world';
+import { startResponderProcess, unregisterRunner, type ChildHandle } from './__fixtures__/processes';
 import { startVerifier } from './__fixtures__/verifier-harness';
 
 // Several evaluations in one paid session, and runs across an instance replacement, against the
 // Node simulator in paid mode (winning tickets kept in its outbox).
-const BOOTSTRAP = 'session-series-bootstrap-secret';
-
-let redis: RedisFixture;
-let responder: ChildHandle;
+let world: PaidWorld;
 let replacement: ChildHandle;
 let faulty: Awaited<ReturnType<typeof startFaultyResponder>>;
-let node: Awaited<ReturnType<typeof startPaidNodeSim>>;
 let verifier: Awaited<ReturnType<typeof startVerifier>>;
-let dir: string;
 let replacementPort: number;
 let handoff: Awaited<ReturnType<typeof startHandoffCapture>>;
 
-const prefix = uniquePrefix('vseries');
-
 beforeAll(async () => {
-  redis = await startRedis();
-  dir = await mkdtemp(join(tmpdir(), 'verifier-series-'));
-  await writeFile(join(dir, 'bootstrap'), BOOTSTRAP);
-  await writeFile(join(dir, 'handoff'), 'series-handoff-secret');
   handoff = await startHandoffCapture();
-  const responderPort = await findFreePort();
   replacementPort = await findFreePort();
-  responder = await startResponderProcess(responderPort);
   replacement = await startResponderProcess(replacementPort);
   faulty = await startFaultyResponder();
-  node = await startPaidNodeSim({
-    port: await findFreePort(),
-    metricsPort: await findFreePort(),
-    bootstrapFile: join(dir, 'bootstrap'),
-    grants: [`127.0.0.1:${responderPort}`, `127.0.0.1:${replacementPort}`, `127.0.0.1:${faulty.port}`],
-    extraArgs: [
-      ...['--data-dir', join(dir, 'node'), '--handoff-url', handoff.url],
-      ...['--handoff-secret-file', join(dir, 'handoff')],
-    ],
-  });
-  await registerRunner(node.url, BOOTSTRAP, {
-    runnerId: 'series-1',
-    app: 'eval-responder',
-    url: `http://127.0.0.1:${responderPort}`,
-  });
-  verifier = await startVerifier(
-    {
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: prefix,
-      KEY_PREFIX: `${prefix}:v`
-        .toLowerCase()
-        .replace(/[^a-z0-9:_-]/gu, '-')
-        .slice(0, 40),
-      NODE_URL: node.url,
-      SIGNER_URL: node.url,
-      TRANSFER_SECONDS: '0.4',
-      WARMUP_SECONDS: '0.1',
-      HASH_SHARES: '40',
-      HASH_DIFFICULTY_BITS: '8',
-      PAYMENT_INTERVAL_MS: '250',
-      EVALUATIONS_PER_SESSION: '2',
+  world = await openPaidWorld({
+    name: 'series',
+    bootstrap: 'session-series-bootstrap-secret',
+    grants: [`127.0.0.1:${replacementPort}`, `127.0.0.1:${faulty.port}`],
+    nodeArgs: async (dir) => {
+      await writeFile(join(dir, 'handoff'), 'series-handoff-secret');
+      return [
+        ...['--data-dir', join(dir, 'node'), '--handoff-url', handoff.url],
+        ...['--handoff-secret-file', join(dir, 'handoff')],
+      ];
     },
+  });
+  await world.register({ runnerId: 'series-1', app: 'eval-responder' });
+  verifier = await startVerifier(
+    world.verifierEnv({ TRANSFER_SECONDS: '0.4', EVALUATIONS_PER_SESSION: '2' }),
     { signerCredential: 'series-signer-credential', signingKeyHex: '17'.repeat(32) },
   );
 }, 120_000);
 
 afterAll(async () => {
   await verifier?.stop();
-  await Promise.all([faulty?.close(), node?.stop(), responder?.stop(), replacement?.stop()]);
+  await Promise.all([faulty?.close(), replacement?.stop()]);
+  await world?.close();
   await handoff?.close();
-  await redis?.stop();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** Queues an on-demand run; resolves with its evaluation id. */
@@ -132,7 +95,8 @@ function logLines(msg: string, sessionId: string | null): unknown[] {
 async function noSessionLeft(): Promise<void> {
   await waitFor(
     async () =>
-      (await (await fetch(`${node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') || undefined,
+      (await (await fetch(`${world.node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
+      undefined,
     { description: 'Node to have no session left', timeoutMs: 10_000 },
   );
 }
@@ -196,7 +160,7 @@ describe('several evaluations in one paid session', () => {
 
 describe('across an instance replacement', () => {
   it('attributes the run cut by the replacement to the target and names the new runner next', async () => {
-    const oldCredential = await registerRunner(node.url, BOOTSTRAP, {
+    const oldCredential = await world.register({
       runnerId: 'swap-i1',
       app: 'eval-swap',
       url: faulty.url,
@@ -211,8 +175,8 @@ describe('across an instance replacement', () => {
     // The instance is replaced mid-run: the old one goes away with the session's request in flight,
     // and its successor registers under a new runner id.
     await faulty.close();
-    await unregisterRunner(node.url, 'swap-i1', oldCredential);
-    await registerRunner(node.url, BOOTSTRAP, {
+    await unregisterRunner(world.node.url, 'swap-i1', oldCredential);
+    await world.register({
       runnerId: 'swap-i2',
       app: 'eval-swap',
       url: `http://127.0.0.1:${replacementPort}`,

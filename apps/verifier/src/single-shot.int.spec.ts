@@ -1,76 +1,29 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyReport } from '@sandbox/evaluation-report';
 import type { SignedEvaluationReport, TargetStatus } from '@sandbox/protocol';
-import { findFreePort, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
-import {
-  registerRunner,
-  startPaidNodeSim,
-  startResponderProcess,
-  type ChildHandle,
-} from './__fixtures__/processes';
+import { waitFor } from '@sandbox/testing';
+import { openPaidWorld, type PaidWorld } from './__fixtures__/paid-world';
 import { startVerifier } from './__fixtures__/verifier-harness';
 
 // Single-shot runners, measured through Node's `/apps/{runner}/app` calls: every request of the plan
 // its own (paid) call, the same report schema, the mode in the report.
-const BOOTSTRAP = 'single-shot-bootstrap';
 const SHOT_PRICE = { price: 0.002, currency: 'usd', unit: 'fixed' };
 
-let redis: RedisFixture;
-let responder: ChildHandle;
-let node: Awaited<ReturnType<typeof startPaidNodeSim>>;
+let world: PaidWorld;
 let verifier: Awaited<ReturnType<typeof startVerifier>>;
-let dir: string;
-const prefix = uniquePrefix('vshot');
 
 beforeAll(async () => {
-  redis = await startRedis();
-  dir = await mkdtemp(join(tmpdir(), 'verifier-shot-'));
-  await writeFile(join(dir, 'bootstrap'), BOOTSTRAP);
-  const responderPort = await findFreePort();
-  responder = await startResponderProcess(responderPort);
-  node = await startPaidNodeSim({
-    port: await findFreePort(),
-    metricsPort: await findFreePort(),
-    bootstrapFile: join(dir, 'bootstrap'),
-    grants: [`127.0.0.1:${responderPort}`],
+  world = await openPaidWorld({ name: 'shot', bootstrap: 'single-shot-bootstrap' });
+  await world.register({ runnerId: 'shot-1', app: 'eval-shot', mode: 'single-shot', priceInfo: SHOT_PRICE });
+  verifier = await startVerifier(world.verifierEnv({ LATENCY_GAP_MS: '5', EVALUATIONS_PER_SESSION: '2' }), {
+    signerCredential: 'single-shot-signer-credential',
+    signingKeyHex: '2b'.repeat(32),
   });
-  const url = `http://127.0.0.1:${responderPort}`;
-  await registerRunner(node.url, BOOTSTRAP, {
-    runnerId: 'shot-1',
-    app: 'eval-shot',
-    url,
-    mode: 'single-shot',
-    priceInfo: SHOT_PRICE,
-  });
-  verifier = await startVerifier(
-    {
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: prefix,
-      KEY_PREFIX: `${prefix}:v`
-        .toLowerCase()
-        .replace(/[^a-z0-9:_-]/gu, '-')
-        .slice(0, 40),
-      NODE_URL: node.url,
-      SIGNER_URL: node.url,
-      LATENCY_GAP_MS: '5',
-      TRANSFER_SECONDS: '0.3',
-      WARMUP_SECONDS: '0.1',
-      HASH_SHARES: '40',
-      HASH_DIFFICULTY_BITS: '8',
-      EVALUATIONS_PER_SESSION: '2',
-    },
-    { signerCredential: 'single-shot-signer-credential', signingKeyHex: '2b'.repeat(32) },
-  );
 }, 120_000);
 
 afterAll(async () => {
   await verifier?.stop();
-  await Promise.all([node?.stop(), responder?.stop()]);
-  await redis?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 async function evaluated(runnerId: string, app: string, count: number): Promise<TargetStatus> {
@@ -115,7 +68,7 @@ describe('single-shot evaluations', () => {
     expect(verifier.log.text()).not.toContain('"session reserved"');
     await waitFor(
       async () =>
-        (await (await fetch(`${node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
+        (await (await fetch(`${world.node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
         undefined,
       { description: 'Node to hold no session' },
     );

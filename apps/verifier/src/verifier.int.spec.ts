@@ -1,88 +1,54 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { reportSigningKey, verifyReport } from '@sandbox/evaluation-report';
 import { EVALUATIONS_QUEUE, type SignedEvaluationReport, type TargetStatus } from '@sandbox/protocol';
 import { createProducer, createRedisConnection } from '@sandbox/queue';
-import { findFreePort, startRedis, uniquePrefix, waitFor, type RedisFixture } from '@sandbox/testing';
+import { waitFor } from '@sandbox/testing';
 import { pino } from 'pino';
 import type { Redis } from 'ioredis';
 import { startFaultyResponder, type Fault } from './__fixtures__/faulty-responder';
-import {
-  registerRunner,
-  startPaidNodeSim,
-  startResponderProcess,
-  type ChildHandle,
-} from './__fixtures__/processes';
+import { openPaidWorld, type PaidWorld } from './__fixtures__/paid-world';
 import { startSignerGate } from './__fixtures__/signer-gate';
 import { startVerifier } from './__fixtures__/verifier-harness';
 import { dumpRedis } from './__fixtures__/redis-dump';
 
-const BOOTSTRAP = 'verifier-test-bootstrap-secret';
 const SIGNER_CREDENTIAL = 'canary-signer-credential-7d1e0c';
 const CANARY_SEED = Buffer.from('5eed'.repeat(16), 'hex');
 const KEY_HEX = '42'.repeat(32);
 const PUBLIC_KEY = reportSigningKey(KEY_HEX).publicKeyHex;
 
-let redis: RedisFixture;
-let responder: ChildHandle;
+let world: PaidWorld;
 let faulty: Awaited<ReturnType<typeof startFaultyResponder>>;
-let node: Awaited<ReturnType<typeof startPaidNodeSim>>;
 let gate: Awaited<ReturnType<typeof startSignerGate>>;
 let verifier: Awaited<ReturnType<typeof startVerifier>>;
 let inspect: Redis;
-let dir: string;
-const prefix = uniquePrefix('verifier');
 
 beforeAll(async () => {
-  redis = await startRedis();
-  dir = await mkdtemp(join(tmpdir(), 'verifier-int-'));
-  await writeFile(join(dir, 'bootstrap'), BOOTSTRAP);
-  const responderPort = await findFreePort();
-  responder = await startResponderProcess(responderPort);
   faulty = await startFaultyResponder();
-  node = await startPaidNodeSim({
-    port: await findFreePort(),
-    metricsPort: await findFreePort(),
-    bootstrapFile: join(dir, 'bootstrap'),
-    grants: [`127.0.0.1:${responderPort}`, `127.0.0.1:${faulty.port}`],
+  world = await openPaidWorld({
+    name: 'int',
+    bootstrap: 'verifier-test-bootstrap-secret',
+    grants: [`127.0.0.1:${faulty.port}`],
   });
-  await registerRunner(node.url, BOOTSTRAP, {
-    runnerId: 'resp-1',
-    app: 'eval-responder',
-    url: `http://127.0.0.1:${responderPort}`,
-  });
-  await registerRunner(node.url, BOOTSTRAP, { runnerId: 'faulty-1', app: 'eval-faulty', url: faulty.url });
-  gate = await startSignerGate(node.url);
+  await world.register({ runnerId: 'resp-1', app: 'eval-responder' });
+  await world.register({ runnerId: 'faulty-1', app: 'eval-faulty', url: faulty.url });
+  gate = await startSignerGate(world.node.url);
   verifier = await startVerifier(
-    {
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: prefix,
-      KEY_PREFIX: `${prefix}:v`
-        .toLowerCase()
-        .replace(/[^a-z0-9:_-]/gu, '-')
-        .slice(0, 40),
-      NODE_URL: node.url,
+    world.verifierEnv({
       SIGNER_URL: gate.url,
       TRANSFER_SECONDS: '0.6',
       WARMUP_SECONDS: '0.2',
-      HASH_SHARES: '40',
-      HASH_DIFFICULTY_BITS: '8',
-      PAYMENT_INTERVAL_MS: '250',
       RESULT_TTL_MS: '3600000',
-    },
+    }),
     { signerCredential: SIGNER_CREDENTIAL, signingKeyHex: KEY_HEX, newSeed: () => Buffer.from(CANARY_SEED) },
   );
-  inspect = createRedisConnection(redis.url, 'worker', { logger: pino({ level: 'silent' }) });
+  inspect = createRedisConnection(world.redis.url, 'worker', { logger: pino({ level: 'silent' }) });
 }, 120_000);
 
 afterAll(async () => {
   await verifier?.stop();
   await inspect?.quit();
-  await Promise.all([gate?.close(), faulty?.close(), node?.stop(), responder?.stop()]);
-  await redis?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await Promise.all([gate?.close(), faulty?.close()]);
+  await world?.close();
 });
 
 async function report(id: string | null | undefined): Promise<SignedEvaluationReport> {
@@ -101,7 +67,8 @@ function latest(status: TargetStatus) {
 async function noSessionLeft(): Promise<void> {
   await waitFor(
     async () =>
-      (await (await fetch(`${node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') || undefined,
+      (await (await fetch(`${world.node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
+      undefined,
     { description: 'Node to have no session left', timeoutMs: 10_000 },
   );
 }
@@ -122,8 +89,8 @@ describe('verifier against the paid Node simulator', () => {
     expect(body.route).toMatchObject({
       runnerId: 'resp-1',
       app: 'eval-responder',
-      orchestratorUrl: node.url,
-      nodeUrl: node.url,
+      orchestratorUrl: world.node.url,
+      nodeUrl: world.node.url,
     });
     expect(body.route.sessionId).toBe(latest(status).sessionId);
     expect(body.latency?.samples).toBe(20);
@@ -135,7 +102,7 @@ describe('verifier against the paid Node simulator', () => {
     expect(gate.authorizations.every((value) => value === `Bearer ${SIGNER_CREDENTIAL}`)).toBe(true);
     await waitFor(
       async () =>
-        (await (await fetch(`${node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
+        (await (await fetch(`${world.node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
         undefined,
       { description: 'Node to have no session left' },
     );
@@ -208,7 +175,7 @@ describe('verifier against the paid Node simulator', () => {
     try {
       const producer = createProducer(EVALUATIONS_QUEUE, {
         connection: inspect,
-        prefix,
+        prefix: world.queuePrefix,
         logger: pino({ level: 'silent' }),
       });
       await producer.add('run-evaluation', {
@@ -261,18 +228,12 @@ describe('verifier against the paid Node simulator', () => {
   it('ends the session of a run cut short by a shutdown and records it as a platform attempt', async () => {
     const keyPrefix = `${verifier.config.KEY_PREFIX.slice(0, 30)}:stop`;
     const second = await startVerifier(
-      {
-        REDIS_URL: redis.url,
-        QUEUE_PREFIX: `${prefix}-stop`,
+      world.verifierEnv({
+        QUEUE_PREFIX: `${world.queuePrefix}-stop`,
         KEY_PREFIX: keyPrefix,
-        NODE_URL: node.url,
         SIGNER_URL: gate.url,
-        TRANSFER_SECONDS: '0.3',
         WARMUP_SECONDS: '0',
-        HASH_SHARES: '40',
-        HASH_DIFFICULTY_BITS: '8',
-        PAYMENT_INTERVAL_MS: '250',
-      },
+      }),
       {
         signerCredential: SIGNER_CREDENTIAL,
         signingKeyHex: KEY_HEX,
@@ -300,7 +261,7 @@ describe('verifier against the paid Node simulator', () => {
     expect(stored.attempts[0]).toMatchObject({ attribution: 'platform', reasonCode: 'verifier-stopping' });
     await waitFor(
       async () =>
-        (await (await fetch(`${node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
+        (await (await fetch(`${world.node.metricsUrl}/metrics`)).text()).includes('livepeer_sessions 0') ||
         undefined,
       { description: 'Node to have no session left' },
     );
