@@ -7,35 +7,13 @@
 set -eu
 FILE=${1:-$(dirname "$0")/parameters.env}
 KEYS='NODE_URL SIGNER_URL VERIFIER_ID SCHEDULE_APPS'
-problems=0
-
-problem() {
-  echo "$FILE: $1" >&2
-  problems=$((problems + 1))
-}
-
-value() {
-  sed -n "s/^$1=//p" "$FILE" | tail -n 1
-}
+# shellcheck source=../lib/parameters.sh
+. "$(dirname "$0")/../lib/parameters.sh"
 
 # The host of an http(s) URL ([scheme://]host[:port][/path]), or nothing.
 host_of() {
   echo "$1" | sed -n 's#^https\{0,1\}://\([A-Za-z0-9.-]*\)\(:[0-9]\{1,5\}\)\{0,1\}\(/.*\)\{0,1\}$#\1#p'
 }
-
-# A public DNS name: a real top-level domain, none reserved for examples, tests or a cluster.
-public_name() {
-  echo "$1" | grep -Eq '\.[A-Za-z]{2,}$' || return 1
-  ! echo "$1" | grep -Eiq '(^|\.)(invalid|example|test|localhost|local|internal|svc|cluster\.local)$|(^|\.)example\.(com|net|org)$'
-}
-
-[ -r "$FILE" ] || {
-  echo "$FILE: cannot be read" >&2
-  exit 1
-}
-for key in $KEYS; do
-  grep -q "^$key=" "$FILE" || problem "$key is missing"
-done
 
 node=$(value NODE_URL)
 host=$(host_of "$node")

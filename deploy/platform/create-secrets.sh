@@ -8,28 +8,8 @@
 # KUBECTL: the kubectl to run (default: kubectl on PATH).
 set -eu
 NS=sandbox-verifier
-KUBECTL=${KUBECTL:-kubectl}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-chmod 700 "$dir"
-
-random() { openssl rand -hex 32 | tr -d '\n' > "$dir/$1"; }
-
-exists() { "$KUBECTL" -n "$NS" get secret "$1" >/dev/null 2>&1; }
-
-# secret NAME KEY=FILE... : created from the files, unless it exists.
-secret() {
-  name=$1
-  shift
-  if exists "$name"; then
-    echo "secret/$name exists, kept"
-    return
-  fi
-  args=""
-  for pair in "$@"; do args="$args --from-file=$pair"; done
-  # shellcheck disable=SC2086
-  "$KUBECTL" -n "$NS" create secret generic "$name" $args
-}
+# shellcheck source=../lib/secrets.sh
+. "$(dirname "$0")/../lib/secrets.sh"
 
 if ! exists verifier-signer; then
   [ -r "${SIGNER_CREDENTIAL_FILE:-}" ] || {
@@ -39,11 +19,10 @@ if ! exists verifier-signer; then
   cp "$SIGNER_CREDENTIAL_FILE" "$dir/signer"
 fi
 secret verifier-signer secret="$dir/signer"
-random signing-key
-secret verifier-signing-key secret="$dir/signing-key"
-random admin
-random read
-secret verifier-api-tokens admin="$dir/admin" read="$dir/read"
-random redis.password
-printf 'requirepass %s\n' "$(cat "$dir/redis.password")" > "$dir/redis.conf"
+create verifier-signing-key secret
+create verifier-api-tokens admin read
+if ! exists redis-auth; then
+  random redis.password
+  printf 'requirepass %s\n' "$(cat "$dir/redis.password")" > "$dir/redis.conf"
+fi
 secret redis-auth password="$dir/redis.password" auth.conf="$dir/redis.conf"

@@ -6,16 +6,8 @@
 set -eu
 FILE=${1:-$(dirname "$0")/parameters.env}
 KEYS='NODE_IMAGE REDEEMER_URL KUBE_CLUSTER_CIDRS KUBE_DNS_SERVERS NODE_RUNNER_GRANTS'
-problems=0
-
-problem() {
-  echo "$FILE: $1" >&2
-  problems=$((problems + 1))
-}
-
-value() {
-  sed -n "s/^$1=//p" "$FILE" | tail -n 1
-}
+# shellcheck source=../lib/parameters.sh
+. "$(dirname "$0")/../lib/parameters.sh"
 
 # An IPv4 address: four numbers of at most 255.
 ipv4() {
@@ -32,18 +24,8 @@ public_ipv4() {
 # An https URL on port 443 (the only port production egress opens) whose host is a public DNS name.
 public_https_url() {
   host=$(echo "$1" | sed -n 's#^https://\([A-Za-z0-9.-]*\)\(/.*\)\{0,1\}$#\1#p')
-  [ -n "$host" ] || return 1
-  echo "$host" | grep -Eq '\.[A-Za-z]{2,}$' || return 1
-  ! echo "$host" | grep -Eiq '(^|\.)(invalid|example|test|localhost|local|internal|svc|cluster\.local)$|(^|\.)example\.(com|net|org)$'
+  [ -n "$host" ] && public_name "$host"
 }
-
-[ -r "$FILE" ] || {
-  echo "$FILE: cannot be read" >&2
-  exit 1
-}
-for key in $KEYS; do
-  grep -q "^$key=" "$FILE" || problem "$key is missing"
-done
 
 image=$(value NODE_IMAGE)
 case $image in
