@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Dispatcher } from 'undici';
+import { errors, type Dispatcher } from 'undici';
 import { HttpTimeoutError, type HttpAnswer } from './http-exchange';
 
 /**
@@ -8,6 +8,8 @@ import { HttpTimeoutError, type HttpAnswer } from './http-exchange';
  * {@link HttpTimeoutError} or the caller's abort reason, and then aborts the exchange in undici (which
  * drops the connection). The deadline and the abort settle it at once, even while undici still
  * connects. Heartbeat answers arrive in one chunk: it is kept as is, not copied into an array.
+ * A body declared longer than `maxBodyBytes` fails before any of it is read (undici's
+ * `maxResponseSize` fails one that grows past it).
  */
 export class AnswerHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
@@ -18,13 +20,17 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
   private first: Buffer | undefined;
   private more: Buffer[] | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private readonly signal: AbortSignal | undefined;
+  private readonly maxBodyBytes: number;
 
   constructor(
     private readonly resolve: (answer: HttpAnswer) => void,
     private readonly reject: (error: unknown) => void,
-    private readonly signal: AbortSignal | undefined,
-    timeoutMs: number | undefined,
+    limits: { signal: AbortSignal | undefined; timeoutMs: number | undefined; maxBodyBytes: number },
   ) {
+    const { signal, timeoutMs } = limits;
+    this.signal = signal;
+    this.maxBodyBytes = limits.maxBodyBytes;
     if (timeoutMs !== undefined) {
       this.timer = setTimeout(() => this.fail(new HttpTimeoutError(timeoutMs)), timeoutMs);
     }
@@ -57,6 +63,10 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
     if (status < 200) return;
     this.status = status;
     this.headers = headers;
+    const length = headers['content-length'];
+    if (typeof length === 'string' && Number(length) > this.maxBodyBytes) {
+      this.fail(new errors.ResponseExceededMaxSizeError());
+    }
   }
 
   onResponseData(_: Dispatcher.DispatchController, chunk: Buffer): void {

@@ -1,3 +1,4 @@
+import { NodeLimits } from '@sandbox/protocol';
 import { BoundedMemo } from '@sandbox/service-kit';
 import { Agent } from 'undici';
 import { AnswerHandler } from './answer-handler';
@@ -40,7 +41,25 @@ export interface HttpTransportOptions {
    * wins. @defaultValue 4000
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * Most connections open to one origin at once; a call past it waits for one to come free, within
+   * its own deadline. Each runner has at most one O2R long-poll and one call in flight, so the default
+   * (two per runner Node allows) never makes a call wait: it only stops a runaway from opening
+   * sockets without end. @defaultValue 512
+   */
+  maxConnectionsPerOrigin?: number;
+  /**
+   * Largest answer body read; a longer one (declared or as it arrives) fails the call with undici's
+   * `ResponseExceededMaxSizeError` and drops its connection. A Node answer is a few KB, a trickle
+   * segment at most a few MB. @defaultValue 64 MiB
+   */
+  maxBodyBytes?: number;
 }
+
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** Two connections for each runner Node allows: its O2R long-poll and one call. */
+const DEFAULT_MAX_CONNECTIONS_PER_ORIGIN = 2 * NodeLimits.maxRunners;
 
 /** A transport with its connection pools; `close()` drops every connection. */
 export interface ClosableHttpTransport extends HttpTransport {
@@ -83,21 +102,40 @@ function headersOf(exchange: HttpExchange, target: Target): Record<string, strin
   return { ...headers, authorization: target.authorization };
 }
 
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer, not ${value}`);
+  }
+  return value;
+}
+
+function agentOf(options: HttpTransportOptions, maxBodyBytes: number): Agent {
+  const keepAliveTimeout = options.keepAliveTimeoutMs ?? 4_000;
+  const connections = options.maxConnectionsPerOrigin ?? DEFAULT_MAX_CONNECTIONS_PER_ORIGIN;
+  return new Agent({
+    keepAliveTimeout,
+    // The server's hint may shorten the idle time, never lengthen it.
+    keepAliveMaxTimeout: keepAliveTimeout,
+    connections: positiveInteger('maxConnectionsPerOrigin', connections),
+    maxResponseSize: maxBodyBytes,
+  });
+}
+
 /**
  * The transport for Node calls, `http:` and `https:`: undici's `Agent`, with a pool of keep-alive
- * connections per origin (as many connections as calls in flight; idle ones closed after
- * `keepAliveTimeoutMs`). Each exchange goes through `Agent#dispatch` with an {@link AnswerHandler}
- * that reads the answer straight into its text: `request`'s response stream would cost every call
- * another few KB of allocation, which 256 heartbeating runners pay.
+ * connections per origin (as many connections as calls in flight, up to `maxConnectionsPerOrigin`;
+ * idle ones closed after `keepAliveTimeoutMs`; an answer's body at most `maxBodyBytes`). Each exchange
+ * goes through `Agent#dispatch` with an {@link AnswerHandler} that reads the answer straight into its
+ * text: `request`'s response stream would cost every call another few KB of allocation, which 256
+ * heartbeating runners pay.
  * Header values go out as Latin-1, byte for byte, so a secret's bytes are unchanged; a header that
  * would break the request (CR, LF, a character outside Latin-1) is refused before anything is sent,
  * and the error names the header, never its value. A URL's userinfo becomes Basic credentials unless
  * the call sends its own `Authorization`.
  */
 export function createHttpTransport(options: HttpTransportOptions = {}): ClosableHttpTransport {
-  const keepAliveTimeout = options.keepAliveTimeoutMs ?? 4_000;
-  // The server's hint may shorten the idle time, never lengthen it.
-  const agent = new Agent({ keepAliveTimeout, keepAliveMaxTimeout: keepAliveTimeout });
+  const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const agent = agentOf(options, maxBodyBytes);
   const targets = new BoundedMemo<Target>(256);
   const targetFor = (url: string): Target => {
     let target = targets.get(url);
@@ -115,7 +153,11 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Closabl
         return;
       }
       const target = targetFor(exchange.url);
-      const handler = new AnswerHandler(resolve, reject, signal, exchange.timeoutMs);
+      const handler = new AnswerHandler(resolve, reject, {
+        signal,
+        timeoutMs: exchange.timeoutMs,
+        maxBodyBytes,
+      });
       const options = {
         origin: target.origin,
         path: target.path,
