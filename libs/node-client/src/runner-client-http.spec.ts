@@ -79,7 +79,8 @@ describe('runner client over createHttpTransport', () => {
     // What a server does once its keep-alive timeout passes: close the connection between requests.
     server.closeIdleConnections();
     await waitUntil(() => sockets.size === 0);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Time for the client to read the close too.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await beat()).response.runner_id).toBe('inst-1');
     expect(opened - before).toBe(1);
   });
