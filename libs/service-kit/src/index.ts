@@ -16,6 +16,7 @@ export {
   flagField,
   hostField,
   listenPortField,
+  portField,
   logLevelField,
   nodeEnvField,
   secretFilePathField,
@@ -82,7 +83,14 @@ export {
   type ServiceRuntime,
 } from './lifecycle/service-runtime';
 export { bearerAuth, bearerToken } from './http/bearer-auth';
-export { baseEnvSchema, type BaseEnv, type BaseEnvDefaults } from './config/base-env';
+export {
+  baseEnvSchema,
+  coreEnvSchema,
+  hasRedisAndApi,
+  type BaseEnv,
+  type BaseEnvDefaults,
+  type CoreEnv,
+} from './config/base-env';
 export {
   startService,
   type ServiceAccessOptions,
