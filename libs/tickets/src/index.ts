@@ -1,12 +1,10 @@
 export { MAX_UINT256, bytesToBigInt, bytesToHex, hexToBytes, keccak256, uint256Bytes } from './bytes';
 export {
   SECP256K1_N,
-  addressOfPrivateKey,
   addressOfPublicKey,
   ethSignedMessageHash,
   parseSignature,
   recoverEthSigner,
-  signEthMessage,
   type SignatureParts,
 } from './eth-signature';
 export {
@@ -21,5 +19,4 @@ export {
   ticketAuxData,
   type TicketHashFields,
 } from './ticket-hash';
-export { buildWinningTicket, type BuildTicketInput } from './ticket-builder';
 export { checkWinningTicket, isWinningTicket, type TicketCheckResult } from './winning-ticket-check';

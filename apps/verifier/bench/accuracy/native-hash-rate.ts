@@ -4,7 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { checkShares } from '@sandbox/evaluation-report';
-import { bundleNodeApp, EVAL_RESPONDER, waitForReady } from '@sandbox/sandbox-local';
+import { EVAL_RESPONDER, waitForReady } from '@sandbox/sandbox-local';
+import { bundleNodeApp } from '@sandbox/sandbox-local/testing';
 import { monotonicClock } from '@sandbox/service-kit';
 import type { Plan } from '../../src/plan/plan';
 
