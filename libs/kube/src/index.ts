@@ -20,7 +20,7 @@ export {
   type ResilientInformer,
   type ResilientInformerOptions,
 } from './resilient-informer';
-export { createKubeApi, FIELD_MANAGER, type KubeApi, type KubeClientApis } from './kube-api';
+export { createKubeApi, type KubeApi, type KubeApiTarget, type KubeClientApis } from './kube-api';
 export { connectKube, type KubeConnection } from './kube-connect';
 export {
   apiStatus,
