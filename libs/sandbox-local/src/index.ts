@@ -13,7 +13,6 @@ export {
   type SandboxDriver,
   type StartedInstance,
 } from './local-driver';
-export { INSTANCE_ID_PATTERN, newInstanceId } from './naming';
 export {
   NotReadyError,
   waitForReady,
