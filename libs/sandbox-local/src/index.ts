@@ -37,7 +37,7 @@ export {
 } from './runsc/runsc-build';
 export { chooseRuntime, type RuntimeCandidate } from './runsc/runtime-choice';
 export { findCachedRunsc } from './runsc/runsc-cache';
-export { assertTrustedBinary, UntrustedBinaryError } from './runsc/trusted-binary';
+export { assertTrustedBinary } from './runsc/trusted-binary';
 export {
   ensureEvalResponderImage,
   EVAL_RESPONDER,

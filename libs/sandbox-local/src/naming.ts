@@ -5,7 +5,7 @@ import { INSTANCE_ID_PATTERN, INSTANCE_ID_SOURCE } from '@sandbox/protocol';
  * container) is named from a short prefix and the instance id, so a restarted driver can find them all
  * again without any state of its own. Persistent: renaming strands the objects of running instances.
  */
-export const PREFIX_PATTERN = /^[a-z]{2,4}$/;
+const PREFIX_PATTERN = /^[a-z]{2,4}$/;
 // Instance ids are in protocol's minted format (INSTANCE_ID_PATTERN): ten lowercase letters or digits,
 // so interface names stay within 15 bytes: prefix(4) + 'h' + id(10).
 

@@ -9,12 +9,12 @@ import {
 } from './env-fields';
 
 /** A `redis://` or `rediss://` URL; credentials may travel in it (the logger redacts URL credentials). */
-export function redisUrlField(fallback = 'redis://127.0.0.1:6390') {
+function redisUrlField(fallback = 'redis://127.0.0.1:6390') {
   return z.url({ protocol: /^rediss?$/ }).default(fallback);
 }
 
 /** A comma-separated list of host names (`api.example.com,ops.example.com`). @defaultValue none */
-export function hostListField() {
+function hostListField() {
   return z
     .string()
     .default('')

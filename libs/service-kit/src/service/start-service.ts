@@ -153,7 +153,7 @@ export async function startService<S extends z.ZodType<CoreEnv>>(
  * {@link loadConfig} plus the rules of the base schema that span fields: the drain delay must leave
  * the shutdown time to close everything.
  */
-export function parseServiceConfig<S extends z.ZodType<CoreEnv>>(
+function parseServiceConfig<S extends z.ZodType<CoreEnv>>(
   schema: S,
   env: Env,
   io: ConfigIo = processConfigIo,
