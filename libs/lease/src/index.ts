@@ -8,5 +8,5 @@ export {
 } from './lease-elector';
 export { type LeaseKeys, type LeaseRedis } from './lease-scripts';
 export { fencedExec, type FenceLogEntry, type FencedCommand } from './fenced-exec';
-export { fencedCheckpoint, guardMethods, readLeaseActs, type LeaseAct } from './lease-guard';
+export { fencedCheckpoint, guardMethods } from './lease-guard';
 export { coalescedCheckpoint, type CoalescedCheckpointOptions } from './coalesced-checkpoint';
