@@ -26,6 +26,19 @@ const specSize = {
   'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
   'max-lines-per-function': 'off',
 };
+// A library's `testing` entry (`@sandbox/<lib>/testing`) holds what only simulators, tests and benches
+// use (signing as a payer, building images for tests): production code never imports it.
+const noTestingEntries = [
+  'error',
+  {
+    patterns: [
+      {
+        group: ['@sandbox/*/testing'],
+        message: 'A `testing` entry is for tests, benches, e2e and tools, not production code.',
+      },
+    ],
+  },
+];
 const boundaries = (depConstraints) => [
   'error',
   { enforceBuildableLibDependency: false, allowCircularSelfDependency: false, depConstraints },
@@ -51,22 +64,27 @@ export default [
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-imports': noTestingEntries,
       ...sourceSize,
     },
   },
   { files: ['**/*.spec.ts'], rules: specSize },
   {
-    // Fixtures (`__fixtures__/`, `test-support/`) are test code too: only specs and benches import them.
+    // Fixtures (`__fixtures__/`, `test-support/`) and an app's `bench/` folder are test code too: only
+    // specs and benches import them.
     files: [
       '**/*.spec.ts',
       '**/*.bench.ts',
+      'apps/*/bench/**/*.ts',
       '**/__fixtures__/**/*.ts',
       '**/test-support/**/*.ts',
       'e2e/**/*.ts',
       'libs/testing/**/*.ts',
     ],
-    rules: { '@nx/enforce-module-boundaries': boundaries(inTests) },
+    rules: { '@nx/enforce-module-boundaries': boundaries(inTests), 'no-restricted-imports': 'off' },
   },
+  // The simulators and dev tools (type:tool) play the other side of production: a payer, a test host.
+  { files: ['tools/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: ['**/config.ts', '**/*.spec.ts', 'e2e/**/*.ts'],
     rules: { 'no-restricted-properties': 'off' },

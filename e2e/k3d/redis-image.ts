@@ -2,13 +2,8 @@
 // shell, cat and grep its readiness probe runs (and stat) and every library they link, as a one-layer image
 // named for the overlay (`localhost/sandbox-redis:<content hash>`). The real Redis, packaged here.
 import { realpath } from 'node:fs/promises';
-import {
-  exportLayoutImage,
-  runCommand,
-  sharedLibraries,
-  type LayoutImage,
-  type RootfsFile,
-} from '@sandbox/sandbox-local';
+import { runCommand, type RootfsFile } from '@sandbox/sandbox-local';
+import { exportLayoutImage, sharedLibraries, type LayoutImage } from '@sandbox/sandbox-local/testing';
 
 /** The image base/ names for Redis, which the pinned overlay maps to the one built here. */
 export const UPSTREAM_REDIS_IMAGE = 'docker.io/library/redis';

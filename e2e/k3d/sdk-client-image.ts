@@ -6,15 +6,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, realpath, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, posix, relative } from 'node:path';
+import { directoryAssets, runCommand, type RootfsFile } from '@sandbox/sandbox-local';
 import {
-  directoryAssets,
   exportLayoutImage,
-  runCommand,
   sharedLibraries,
   type LayoutImage,
-  type RootfsFile,
   type RootfsLayout,
-} from '@sandbox/sandbox-local';
+} from '@sandbox/sandbox-local/testing';
 import { findPython, SDK_PACKAGE } from '@sandbox/testing';
 
 /** Where the client script is mounted (from a ConfigMap) inside the pod. */

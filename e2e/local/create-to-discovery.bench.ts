@@ -5,7 +5,7 @@
 // between, so both see the same machine load. Where the time goes comes from the services' own
 // timestamps: the instance record's createdAt and readyAt, and the adapter's first successful call.
 import { DiscoveryResponseSchema, InstanceListSchema, RunnersResponseSchema } from '@sandbox/protocol';
-import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import {
   exampleAppSpec,
   percentile,

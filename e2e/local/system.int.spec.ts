@@ -4,7 +4,7 @@
 // instance is then replaced. Needs root (network namespaces, iptables), as the instance-manager does.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { InstanceListSchema } from '@sandbox/protocol';
-import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import { ensureSdkVenv, exampleAppSpec, startStack, waitFor, type StackProcess } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';

@@ -17,7 +17,7 @@ import {
   type Replica,
 } from '@sandbox/testing';
 import type { Redis } from 'ioredis';
-import { readLeaseActs } from '@sandbox/lease';
+import { readLeaseActs } from '@sandbox/lease/testing';
 import { startDrainWorld, type DrainWorld } from './__fixtures__/drain-world';
 import { followDrainWhileKilling, seededRandom } from './__fixtures__/killing-loop';
 import { DRAIN_MAIN } from './__fixtures__/processes';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { checkShares, Keystream, KeystreamChecker } from '@sandbox/evaluation-report';
 import { HashChallengeResponseSchema, UploadResultSchema } from '@sandbox/protocol';
-import { createResponder } from './app';
+import { boundPort, createLogger, listen } from '@sandbox/service-kit';
+import { createResponder, RESPONDER_SERVER_OPTIONS } from './app';
 import { loadConfig } from './config';
 
 const seed = 'c3'.repeat(32);
@@ -12,9 +12,9 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  server = createResponder();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const logger = createLogger({ svc: 'eval-responder', level: 'silent' });
+  server = await listen(createResponder({ logger }), { port: 0, serverOptions: RESPONDER_SERVER_OPTIONS });
+  base = `http://127.0.0.1:${boundPort(server)}`;
 });
 afterAll(async () => {
   server.closeAllConnections();
@@ -82,8 +82,15 @@ describe('eval-responder', () => {
     expect(text).not.toContain(seed);
   });
 
-  it('reads only PORT and HOST', () => {
-    expect(loadConfig({})).toEqual({ PORT: 8080, HOST: '127.0.0.1' });
+  it('reads where to listen, logs and shutdown, and no key, token or credential', () => {
+    expect(loadConfig({})).toEqual({
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+      SHUTDOWN_TIMEOUT_MS: 5_000,
+      DRAIN_DELAY_MS: 0,
+    });
     expect(() => loadConfig({ PORT: '0' })).toThrow();
   });
 });

@@ -1,6 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer } from 'node:http';
-import { jsonLog } from './log';
+import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
+import type { ServiceLogger } from '@sandbox/service-kit';
 import { RequestError, sendError, sendJson } from './http-io';
 import { handleDownload } from './routes/download.route';
 import { handleHash } from './routes/hash.route';
@@ -23,23 +22,29 @@ const ROUTES: Record<string, Handler> = {
 };
 
 /**
- * The evaluation responder's server (not listening): challenge routes a verifier measures through Node.
- * It holds no key, token or credential; everything it computes derives from the request.
+ * The responder's server options. Uploads and downloads last as long as the verifier's timers, so no
+ * request timeout: Node's own timeouts bound them.
  */
-export function createResponder(): Server {
-  const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+export const RESPONDER_SERVER_OPTIONS: ServerOptions = Object.freeze({
+  keepAliveTimeout: 30_000,
+  requestTimeout: 0,
+});
+
+/**
+ * The evaluation responder's request handler: challenge routes a verifier measures through Node.
+ * It holds no key, token or credential; everything it computes derives from the request. Logs carry
+ * the path only, never a body (seeds travel in them).
+ */
+export function createResponder(deps: { logger: ServiceLogger }): RequestListener {
+  return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://responder.invalid').pathname;
     const handler = ROUTES[`${req.method ?? ''} ${path}`];
     if (!handler) return sendError(res, new RequestError('not_found', 'no such route'));
     Promise.resolve(handler(req, res)).catch((error: unknown) => {
       if (error instanceof RequestError) return sendError(res, error);
       if (req.destroyed || res.destroyed) return;
-      jsonLog('error', 'request failed', { path, err: error instanceof Error ? error.name : 'error' });
+      deps.logger.error({ path, errorName: error instanceof Error ? error.name : 'error' }, 'request failed');
       sendError(res, new RequestError('internal', 'internal error'));
     });
-  });
-  // Uploads and downloads last as long as the verifier's timers; Node's own timeouts bound them.
-  server.requestTimeout = 0;
-  server.on('clientError', (_error, socket) => socket.destroy());
-  return server;
+  };
 }

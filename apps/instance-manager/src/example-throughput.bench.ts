@@ -12,13 +12,12 @@ import { startChildProcess } from '@sandbox/process';
 import { AppSpecSchema } from '@sandbox/protocol';
 import {
   EXAMPLE_APP,
-  bundleNodeApp,
-  canRunSandbox,
   createLocalDriver,
   runCommand,
   waitForReady,
   type RuntimeCandidate,
 } from '@sandbox/sandbox-local';
+import { bundleNodeApp, canRunSandbox } from '@sandbox/sandbox-local/testing';
 import { monotonicClock } from '@sandbox/service-kit';
 import { findFreePort, parentEnv, printFigure } from '@sandbox/testing';
 import { pino } from 'pino';

@@ -16,7 +16,7 @@ import {
   TargetListResponseSchema,
   TicketListResponseSchema,
 } from '@sandbox/protocol';
-import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import { findFreePort, startStack, type StackProcess } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

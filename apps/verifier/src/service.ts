@@ -31,7 +31,7 @@ import { runSession } from './run/run-session';
 import { createEvaluationStore, type EvaluationStore } from './store/evaluation-store';
 
 /** This build's version, written into every report. */
-export const VERIFIER_VERSION = '0.1.0';
+const VERIFIER_VERSION = '0.1.0';
 
 /** What the verifier can be given instead of the real clock and files (tests). */
 export interface VerifierSeams {

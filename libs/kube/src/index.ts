@@ -20,16 +20,7 @@ export {
   type ResilientInformer,
   type ResilientInformerOptions,
 } from './resilient-informer';
-export { createKubeApi, FIELD_MANAGER, type KubeApi, type KubeClientApis } from './kube-api';
+export { type KubeApi, type KubeApiTarget, type KubeClientApis } from './kube-api';
 export { connectKube, type KubeConnection } from './kube-connect';
-export {
-  apiStatus,
-  apiStatusMessage,
-  kubeError,
-  KubeApiError,
-  KubeConflictError,
-  KubeForbiddenError,
-  KubeInvalidError,
-  type KubeAction,
-} from './kube-errors';
+export { KubeConflictError, KubeForbiddenError, KubeInvalidError, type KubeAction } from './kube-errors';
 export { createWorkQueue, type WorkQueue, type WorkQueueOptions } from './work-queue';

@@ -42,7 +42,7 @@ beforeAll(async () => {
       core: config.makeApiClient(CoreV1Api),
       networking: config.makeApiClient(NetworkingV1Api),
     },
-    'apps',
+    { namespace: 'apps', fieldManager: 'kube-api-logs-spec' },
   );
 });
 

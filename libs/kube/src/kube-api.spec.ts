@@ -1,7 +1,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { ApiException, PatchStrategy } from '@kubernetes/client-node';
 import type { KubeClientApis } from './kube-api';
-import { FIELD_MANAGER, createKubeApi } from './kube-api';
+import { createKubeApi } from './kube-api';
+
+const target = { namespace: 'apps', fieldManager: 'some-service' };
 import {
   KubeApiError,
   KubeConflictError,
@@ -47,21 +49,20 @@ describe('createKubeApi', () => {
     expect(apiStatusMessage({ body: 'not json' })).toBeUndefined();
   });
 
-  it('writes pods and policies as forced server-side applies of field manager instance-manager', async () => {
+  it("writes pods and policies as forced server-side applies of the caller's field manager", async () => {
     const { apis, calls } = fakeApis();
-    const api = createKubeApi(apis, 'apps');
+    const api = createKubeApi(apis, target);
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } };
     expect(await api.applyPod(pod)).toEqual({ ...pod, metadata: { name: 'p', namespace: 'apps' } });
     await api.applyNetworkPolicy({ kind: 'NetworkPolicy', metadata: { name: 'sandbox-app-demo' } });
     expect(calls.map((call) => call.args.slice(1))).toEqual([
-      [undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply],
-      [undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply],
+      [undefined, undefined, 'some-service', true, PatchStrategy.ServerSideApply],
+      [undefined, undefined, 'some-service', true, PatchStrategy.ServerSideApply],
     ]);
-    expect(FIELD_MANAGER).toBe('instance-manager');
   });
 
   it('types refusals: 403 forbidden, 409 conflict, 422 invalid with the reason, others by status', async () => {
-    const refused = (code: number) => createKubeApi(fakeApis({ patch: code }).apis, 'apps');
+    const refused = (code: number) => createKubeApi(fakeApis({ patch: code }).apis, target);
     const pod = { metadata: { name: 'demo-x' } };
     const forbidden = refused(403).applyPod(pod);
     await expect(forbidden).rejects.toBeInstanceOf(KubeForbiddenError);
@@ -80,25 +81,25 @@ describe('createKubeApi', () => {
     const network = new Error('connect ECONNREFUSED');
     const down = fakeApis();
     jest.mocked(down.apis.objects.patch).mockRejectedValueOnce(network);
-    await expect(createKubeApi(down.apis, 'apps').applyPod(pod)).rejects.toBe(network);
+    await expect(createKubeApi(down.apis, target).applyPod(pod)).rejects.toBe(network);
   });
 
   it('treats 404 on delete and logs as already gone, and types other failures', async () => {
-    expect(await createKubeApi(fakeApis().apis, 'apps').deletePod('p', 5)).toBe('deleted');
-    expect(await createKubeApi(fakeApis({ deleteNamespacedPod: 404 }).apis, 'apps').deletePod('p')).toBe(
+    expect(await createKubeApi(fakeApis().apis, target).deletePod('p', 5)).toBe('deleted');
+    expect(await createKubeApi(fakeApis({ deleteNamespacedPod: 404 }).apis, target).deletePod('p')).toBe(
       'absent',
     );
     await expect(
-      createKubeApi(fakeApis({ deleteNamespacedPod: 500 }).apis, 'apps').deletePod('p'),
+      createKubeApi(fakeApis({ deleteNamespacedPod: 500 }).apis, target).deletePod('p'),
     ).rejects.toBeInstanceOf(KubeApiError);
     await expect(
-      createKubeApi(fakeApis({ deleteNamespacedPod: 403 }).apis, 'apps').deletePod('p'),
+      createKubeApi(fakeApis({ deleteNamespacedPod: 403 }).apis, target).deletePod('p'),
     ).rejects.toBeInstanceOf(KubeForbiddenError);
     expect(
-      await createKubeApi(fakeApis({ readNamespacedPodLog: 404 }).apis, 'apps').readPodLog('p', 10),
+      await createKubeApi(fakeApis({ readNamespacedPodLog: 404 }).apis, target).readPodLog('p', 10),
     ).toBe('');
     const logs = fakeApis();
-    expect(await createKubeApi(logs.apis, 'apps').readPodLog('p', 10)).toContain('hello');
+    expect(await createKubeApi(logs.apis, target).readPodLog('p', 10)).toContain('hello');
     expect(logs.calls[0]?.args[0]).toEqual({
       name: 'p',
       namespace: 'apps',
@@ -107,7 +108,7 @@ describe('createKubeApi', () => {
       timestamps: true,
     });
     expect(
-      await createKubeApi(fakeApis({ deleteNamespacedNetworkPolicy: 404 }).apis, 'apps').deleteNetworkPolicy(
+      await createKubeApi(fakeApis({ deleteNamespacedNetworkPolicy: 404 }).apis, target).deleteNetworkPolicy(
         'n',
       ),
     ).toBe('absent');

@@ -10,13 +10,7 @@ import { apiStatus, kubeError } from './kube-errors';
 import type { KubeAction } from './kube-errors';
 
 /**
- * Field manager of every server-side apply the instance-manager makes. Persistent: the API server
- * records field ownership under this name, and a renamed manager would conflict with its old self.
- */
-export const FIELD_MANAGER = 'instance-manager';
-
-/**
- * The few calls instance-manager makes against the apps namespace. Writes are server-side applies
+ * The few calls a service makes against one namespace (instance-manager: the apps namespace). Writes are server-side applies
  * (a retried apply of the same object changes nothing); 404 on delete and logs means already gone;
  * other refusals are typed errors (`KubeForbiddenError`, `KubeConflictError`, `KubeInvalidError`).
  */
@@ -66,16 +60,27 @@ function emptyLogAnswer(error: unknown): boolean {
   return error instanceof Error && error.message === 'Cannot parse content. No Content-Type defined.';
 }
 
-/** {@link KubeApi} over client-node's APIs, for one namespace. */
-export function createKubeApi(apis: KubeClientApis, namespace: string): KubeApi {
+/** Where a {@link KubeApi} writes, and as whom. */
+export interface KubeApiTarget {
+  namespace: string;
+  /**
+   * Field manager of every server-side apply (normally the service's name). Persistent: the API server
+   * records field ownership under this name, and a renamed manager would conflict with its old self.
+   */
+  fieldManager: string;
+}
+
+/** {@link KubeApi} over client-node's APIs, for one namespace and one field manager. */
+export function createKubeApi(apis: KubeClientApis, target: KubeApiTarget): KubeApi {
   const { objects, core, networking } = apis;
+  const { namespace, fieldManager } = target;
   // Forced: these objects are ours alone, so fields someone else set on them are taken back.
   const apply = <T extends V1Pod | V1NetworkPolicy>(object: T): Promise<T> =>
     objects.patch<T>(
       { ...object, metadata: { ...object.metadata, namespace } },
       undefined,
       undefined,
-      FIELD_MANAGER,
+      fieldManager,
       true,
       PatchStrategy.ServerSideApply,
     );

@@ -14,6 +14,7 @@ import type {
   V1Pod,
 } from '@kubernetes/client-node';
 import { createKubeApi } from './kube-api';
+import type { KubeApiTarget } from './kube-api';
 import type { KubeApi } from './kube-api';
 import type { InformerSource } from './resilient-informer';
 
@@ -41,9 +42,10 @@ function sourceOf<T extends KubernetesObject>(informer: Informer<T> & ObjectCach
 
 /**
  * Loads the kubeconfig (the in-cluster service account when running in a pod, else `KUBECONFIG` or
- * `~/.kube/config`, or the given file) and connects to one namespace.
+ * `~/.kube/config`, or the given file) and connects to one namespace; the API's server-side applies
+ * are owned by `fieldManager` (persistent; see {@link KubeApiTarget}).
  */
-export function connectKube(options: { namespace: string; kubeconfigPath?: string }): KubeConnection {
+export function connectKube(options: KubeApiTarget & { kubeconfigPath?: string }): KubeConnection {
   const kubeConfig = new KubeConfig();
   if (options.kubeconfigPath) kubeConfig.loadFromFile(options.kubeconfigPath);
   else kubeConfig.loadFromDefault();
@@ -53,7 +55,7 @@ export function connectKube(options: { namespace: string; kubeconfigPath?: strin
   return {
     api: createKubeApi(
       { objects: KubernetesObjectApi.makeApiClient(kubeConfig), core, networking },
-      namespace,
+      { namespace, fieldManager: options.fieldManager },
     ),
     createPodInformer: (labelSelector) => {
       const list = () => core.listNamespacedPod({ namespace, labelSelector });

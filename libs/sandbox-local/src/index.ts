@@ -13,7 +13,6 @@ export {
   type SandboxDriver,
   type StartedInstance,
 } from './local-driver';
-export { INSTANCE_ID_PATTERN, newInstanceId } from './naming';
 export {
   NotReadyError,
   waitForReady,
@@ -22,7 +21,6 @@ export {
   type ReadyResult,
 } from './readiness';
 export {
-  bundleNodeApp,
   ensureNodeAppImage,
   exportNodeAppImage,
   NODE_IMAGE_ENV,
@@ -37,18 +35,15 @@ export {
   type RunscBuild,
   type RunscBuildOptions,
 } from './runsc/runsc-build';
-export { canRunSandbox, chooseRuntime, type RuntimeCandidate } from './runsc/runtime-choice';
+export { chooseRuntime, type RuntimeCandidate } from './runsc/runtime-choice';
 export { findCachedRunsc } from './runsc/runsc-cache';
-export { assertTrustedBinary, UntrustedBinaryError } from './runsc/trusted-binary';
+export { assertTrustedBinary } from './runsc/trusted-binary';
 export {
   ensureEvalResponderImage,
-  ensureExampleAppImage,
   EVAL_RESPONDER,
   EXAMPLE_APP,
   type RepositoryApp,
 } from './images/repository-apps';
 export type { ImageArchive, ImageRuntimeConfig } from './images/image-archive';
 export { directoryAssets, IMAGE_APP_PATH, IMAGE_NODE_PATH } from './images/rootfs-layout';
-export type { RootfsDir, RootfsFile, RootfsLayout } from './images/rootfs-layout';
-export { exportLayoutImage, type LayoutImage } from './images/layout-image';
-export { sharedLibraries } from './images/node-runtime';
+export type { RootfsDir, RootfsFile } from './images/rootfs-layout';

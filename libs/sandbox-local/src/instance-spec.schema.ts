@@ -1,6 +1,5 @@
-import { ImageReferenceSchema } from '@sandbox/protocol';
+import { ImageReferenceSchema, MintedInstanceIdSchema } from '@sandbox/protocol';
 import { z } from 'zod';
-import { INSTANCE_ID_PATTERN } from './naming';
 
 /** How readiness is checked from the host: an HTTP GET answering `expectedStatus`, or a TCP connect. */
 export const HealthCheckSchema = z.discriminatedUnion('type', [
@@ -30,7 +29,7 @@ const LabelKeySchema = z
  */
 export const InstanceSpecSchema = z.strictObject({
   /** Chosen by the caller (so it can be recorded before the start) or generated. */
-  instanceId: z.string().regex(INSTANCE_ID_PATTERN, 'ten lowercase letters or digits').optional(),
+  instanceId: MintedInstanceIdSchema.optional(),
   /** Registry style only: podman transports (`oci-archive:`, `dir:`) would run images from host files. */
   image: ImageReferenceSchema,
   /** The port the app listens on, on all of the instance's addresses. */

@@ -41,7 +41,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** The namespace's filter table for one instance: chain → policy and rules. */
-export function namespaceRules(input: FirewallInput): Map<string, NamespaceChain> {
+function namespaceRules(input: FirewallInput): Map<string, NamespaceChain> {
   // The host's end of the /30 is the instance's address minus one (see subnet.ts).
   const host = formatIpv4(parseIpv4(input.instanceAddress) - 1);
   const veth = input.names.instanceVeth;

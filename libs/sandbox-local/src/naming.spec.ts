@@ -1,11 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { assertPrefix, INSTANCE_ID_PATTERN, instanceNames, nameParsers, newInstanceId } from './naming';
+import { assertPrefix, instanceNames, nameParsers } from './naming';
 
 describe('naming', () => {
-  it('generates ids that fit the pattern', () => {
-    for (let round = 0; round < 50; round += 1) expect(newInstanceId()).toMatch(INSTANCE_ID_PATTERN);
-  });
-
   it('keeps interface names within 15 bytes and chain names within 28', () => {
     const names = instanceNames('abcd', 'a1b2c3d4e5');
     expect(names.hostVeth).toBe('abcdha1b2c3d4e5');

@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { INSTANCE_ID_PATTERN, INSTANCE_ID_SOURCE } from '@sandbox/protocol';
 
 /**
  * Every object the driver creates on the host (network namespace, veth pair, iptables chains,
  * container) is named from a short prefix and the instance id, so a restarted driver can find them all
  * again without any state of its own. Persistent: renaming strands the objects of running instances.
  */
-export const PREFIX_PATTERN = /^[a-z]{2,4}$/;
-/** Instance ids: ten lowercase letters or digits. Interface names allow 15 bytes: prefix(4) + 'h' + id(10). */
-export const INSTANCE_ID_PATTERN = /^[a-z0-9]{10}$/;
-const ID_LENGTH = 10;
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const PREFIX_PATTERN = /^[a-z]{2,4}$/;
+// Instance ids are in protocol's minted format (INSTANCE_ID_PATTERN): ten lowercase letters or digits,
+// so interface names stay within 15 bytes: prefix(4) + 'h' + id(10).
 
 /** The host-side names of one instance. */
 export interface InstanceNames {
@@ -35,12 +33,6 @@ export interface InstanceNames {
 /** Throws unless the prefix is 2-4 lowercase letters. */
 export function assertPrefix(prefix: string): void {
   if (!PREFIX_PATTERN.test(prefix)) throw new Error(`name prefix must match ${PREFIX_PATTERN.source}`);
-}
-
-/** A fresh random instance id. */
-export function newInstanceId(): string {
-  const bytes = randomBytes(ID_LENGTH);
-  return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
 }
 
 /** The names of every host object of one instance. */
@@ -74,8 +66,8 @@ export function nameParsers(prefix: string): {
 } {
   const match = (pattern: RegExp) => (name: string) => pattern.exec(name)?.[1];
   return {
-    fromNetns: match(new RegExp(`^${prefix}-([a-z0-9]{${ID_LENGTH}})$`)),
-    fromHostVeth: match(new RegExp(`^${prefix}h([a-z0-9]{${ID_LENGTH}})$`)),
-    fromChain: match(new RegExp(`^${prefix.toUpperCase()}-([a-z0-9]{${ID_LENGTH}})-[EINP]$`)),
+    fromNetns: match(new RegExp(`^${prefix}-(${INSTANCE_ID_SOURCE})$`)),
+    fromHostVeth: match(new RegExp(`^${prefix}h(${INSTANCE_ID_SOURCE})$`)),
+    fromChain: match(new RegExp(`^${prefix.toUpperCase()}-(${INSTANCE_ID_SOURCE})-[EINP]$`)),
   };
 }

@@ -15,7 +15,7 @@ export const LABEL = {
   metaPrefix: 'sandbox.meta.',
 } as const;
 
-export const DRIVER_LABEL_VALUE = 'sandbox-local';
+const DRIVER_LABEL_VALUE = 'sandbox-local';
 
 /** Everything `podman run` needs for one instance. */
 export interface RunArgsInput {
@@ -37,7 +37,7 @@ export interface RunArgsInput {
 }
 
 /** The podman labels of one instance, the caller's labels under `sandbox.meta.`. */
-export function instanceLabels(input: RunArgsInput): Record<string, string> {
+function instanceLabels(input: RunArgsInput): Record<string, string> {
   const meta = Object.entries(input.spec.labels).map(([key, value]) => [`${LABEL.metaPrefix}${key}`, value]);
   return {
     [LABEL.driver]: DRIVER_LABEL_VALUE,

@@ -3,10 +3,7 @@ export {
   ConflictError,
   ForbiddenError,
   InputError,
-  MisdirectedRequestError,
   NotFoundError,
-  PayloadTooLargeError,
-  UnauthorizedError,
   UnavailableError,
   type FieldIssue,
 } from './errors/app-error';
@@ -16,6 +13,7 @@ export {
   flagField,
   hostField,
   listenPortField,
+  portField,
   logLevelField,
   nodeEnvField,
   secretFilePathField,
@@ -47,33 +45,20 @@ export {
   type HttpLabel,
   type ServiceMetrics,
 } from './metrics/metrics';
-export {
-  errorMiddleware,
-  INTERNAL_MESSAGE,
-  mapError,
-  sendError,
-  type MappedError,
-} from './http/error-middleware';
-export { INVALID_REQUEST_MESSAGE, validate } from './http/validate';
+export { mapError, type MappedError } from './http/error-middleware';
+export { validate } from './http/validate';
 export { openApiRouter } from './http/openapi';
-export {
-  parseRequest,
-  serveRoute,
-  type ContractHandler,
-  type ServeRouteOptions,
-} from './http/contract-route';
+export { serveRoute, type ContractHandler, type ServeRouteOptions } from './http/contract-route';
 export { createHttpApp, type CreateHttpAppOptions } from './http/create-http-app';
 export { boundPort, closeServer, listen, type CloseServerOptions, type ListenOptions } from './http/listen';
-export { delay, realSchedule, type Schedule, type TimerHandle } from './lifecycle/timers';
+export { realSchedule, type Schedule, type TimerHandle } from './lifecycle/timers';
 export {
-  createShutdown,
-  SHUTDOWN_PHASES,
   type CreateShutdownOptions,
   type Shutdown,
   type ShutdownHook,
   type ShutdownPhase,
 } from './lifecycle/shutdown';
-export { installSignalHandlers, SHUTDOWN_SIGNALS, type SignalSource } from './lifecycle/signals';
+export { installSignalHandlers, type SignalSource } from './lifecycle/signals';
 export {
   createServiceRuntime,
   serveHttp,
@@ -82,7 +67,13 @@ export {
   type ServiceRuntime,
 } from './lifecycle/service-runtime';
 export { bearerAuth, bearerToken } from './http/bearer-auth';
-export { baseEnvSchema, type BaseEnv, type BaseEnvDefaults } from './config/base-env';
+export {
+  baseEnvSchema,
+  coreEnvSchema,
+  type BaseEnv,
+  type BaseEnvDefaults,
+  type CoreEnv,
+} from './config/base-env';
 export {
   startService,
   type ServiceAccessOptions,
@@ -97,7 +88,6 @@ export { backoffDelay, type BackoffOptions } from './lifecycle/backoff';
 export { BoundedMemo } from './memo/bounded-memo';
 export { monotonicClock, systemClock, type Clock } from './lifecycle/clock';
 export {
-  refuseWritesOnStandby,
   runActiveParts,
   type ActiveParts,
   type LeaseGate,

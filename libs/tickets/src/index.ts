@@ -1,12 +1,8 @@
-export { MAX_UINT256, bytesToBigInt, bytesToHex, hexToBytes, keccak256, uint256Bytes } from './bytes';
+export { MAX_UINT256, bytesToHex, hexToBytes, keccak256, uint256Bytes } from './bytes';
 export {
-  SECP256K1_N,
-  addressOfPrivateKey,
   addressOfPublicKey,
   ethSignedMessageHash,
-  parseSignature,
   recoverEthSigner,
-  signEthMessage,
   type SignatureParts,
 } from './eth-signature';
 export {
@@ -15,11 +11,5 @@ export {
   type SignatureVerifier,
   type SignatureVerifierOptions,
 } from './signature-verifier';
-export {
-  computeRecipientRandHash,
-  computeTicketHash,
-  ticketAuxData,
-  type TicketHashFields,
-} from './ticket-hash';
-export { buildWinningTicket, type BuildTicketInput } from './ticket-builder';
+export { computeRecipientRandHash, computeTicketHash, type TicketHashFields } from './ticket-hash';
 export { checkWinningTicket, isWinningTicket, type TicketCheckResult } from './winning-ticket-check';

@@ -3,14 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import {
-  addressOfPrivateKey,
-  addressOfPublicKey,
-  bytesToHex,
-  ethSignedMessageHash,
-  hexToBytes,
-  signEthMessage,
-} from '@sandbox/tickets';
+import { addressOfPublicKey, bytesToHex, ethSignedMessageHash, hexToBytes } from '@sandbox/tickets';
+import { addressOfPrivateKey, signEthMessage } from '@sandbox/tickets/testing';
 import { IMAGE_CATALOG } from './catalog';
 import { secp256k1BindingAssets } from './native-assets';
 

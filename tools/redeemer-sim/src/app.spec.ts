@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHealth, createLogger, createMetrics } from '@sandbox/service-kit';
-import { buildWinningTicket, createSignatureVerifier, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { createSignatureVerifier, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { buildWinningTicket } from '@sandbox/tickets/testing';
 import request from 'supertest';
 import { createApp } from './app';
 import type { Faults } from './faults';

@@ -1,6 +1,7 @@
 // The stack's handling of real app instances on stop (root: network namespaces, iptables, podman).
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { createLocalDriver, ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { createLocalDriver } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import { pino } from 'pino';
 import { localInstances, settleInstances } from './stack-instances';
 

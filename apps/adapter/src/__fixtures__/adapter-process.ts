@@ -4,7 +4,7 @@ import { startChildProcess } from '@sandbox/process';
 import type { MemoryCgroup } from '@sandbox/testing';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { bundleNodeApp } from '@sandbox/sandbox-local';
+import { bundleNodeApp } from '@sandbox/sandbox-local/testing';
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 

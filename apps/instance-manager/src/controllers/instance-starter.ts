@@ -1,6 +1,5 @@
 import { Semaphore } from 'async-mutex';
-import { newInstanceId } from '@sandbox/sandbox-local';
-import { InstanceUrlSchema } from '@sandbox/protocol';
+import { InstanceUrlSchema, newInstanceId } from '@sandbox/protocol';
 import type { AppSpec } from '@sandbox/protocol';
 import { offerOf } from '../domain/instance-offer';
 import {

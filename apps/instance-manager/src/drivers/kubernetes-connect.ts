@@ -13,6 +13,12 @@ export type PodInformerTiming = Pick<
   'silenceMs' | 'initialBackoffMs' | 'maxBackoffMs'
 >;
 
+/**
+ * Field manager of every server-side apply instance-manager makes. Persistent: the API server records
+ * field ownership under this name, and a renamed manager would conflict with its old self.
+ */
+export const KUBE_FIELD_MANAGER = 'instance-manager';
+
 /** The Kubernetes driver against the configured cluster and apps namespace. */
 export function connectKubernetesRuntime(
   config: InstanceManagerConfig,
@@ -22,6 +28,7 @@ export function connectKubernetesRuntime(
 ): RuntimeDriver {
   const connection = connectKube({
     namespace: config.KUBE_NAMESPACE,
+    fieldManager: KUBE_FIELD_MANAGER,
     ...(config.KUBECONFIG_PATH ? { kubeconfigPath: config.KUBECONFIG_PATH } : {}),
   });
   const informer = createResilientInformer({

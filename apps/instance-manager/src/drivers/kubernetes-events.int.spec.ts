@@ -9,19 +9,13 @@ import {
   startDeployedHarness,
   type DeployedHarness,
 } from '@sandbox/kube-harness';
-import {
-  FIELD_MANAGER,
-  KubeConflictError,
-  KubeInvalidError,
-  appNetworkPolicyName,
-  connectKube,
-} from '@sandbox/kube';
+import { KubeConflictError, KubeInvalidError, appNetworkPolicyName, connectKube } from '@sandbox/kube';
 import type { KubeApi } from '@sandbox/kube';
 import { createMemoryLogger, createTestAccess, waitFor } from '@sandbox/testing';
 import { systemClock } from '@sandbox/service-kit';
 import { InstanceManagerConfigSchema } from '../config';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
-import { connectKubernetesRuntime } from './kubernetes-connect';
+import { connectKubernetesRuntime, KUBE_FIELD_MANAGER } from './kubernetes-connect';
 import { writeKubeconfigVia } from './kubernetes-driver.fixture';
 import type { InstanceRef, RuntimeDriver } from './runtime-driver';
 import { InstanceNotReadyError, InstanceRefusedError } from './runtime-driver';
@@ -59,7 +53,7 @@ const networking = () => deployed.admin.makeApiClient(NetworkingV1Api);
 const readPolicy = () =>
   networking().readNamespacedNetworkPolicy({ name: appNetworkPolicyName(APP), namespace: APPS });
 const ours = (policy: V1NetworkPolicy) =>
-  policy.metadata?.managedFields?.find((entry) => entry.manager === FIELD_MANAGER);
+  policy.metadata?.managedFields?.find((entry) => entry.manager === KUBE_FIELD_MANAGER);
 
 describeKube('kubernetes driver events against a real kube-apiserver', () => {
   beforeAll(async () => {
@@ -71,7 +65,7 @@ describeKube('kubernetes driver events against a real kube-apiserver', () => {
     );
     const file = join(deployed.harness.dir, 'instance-manager-events.kubeconfig');
     kubeconfig = await writeKubeconfigVia(account, deployed.harness.server, file);
-    api = connectKube({ namespace: APPS, kubeconfigPath: kubeconfig }).api;
+    api = connectKube({ namespace: APPS, fieldManager: KUBE_FIELD_MANAGER, kubeconfigPath: kubeconfig }).api;
     driver = driverFor(APPS);
     driver.watch?.((instance) => changes.push(instance));
     await driver.open();

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
-import { createLocalDriver, ensureExampleAppImage, hostResources, runCommand } from '@sandbox/sandbox-local';
+import { createLocalDriver, hostResources, runCommand } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import type { SandboxDriver } from '@sandbox/sandbox-local';
 import { pino } from 'pino';
 import type { AppSpecInput } from '@sandbox/protocol';

@@ -1,5 +1,6 @@
 import type { WinningTicket } from '@sandbox/protocol';
-import { buildWinningTicket, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { buildWinningTicket } from '@sandbox/tickets/testing';
 
 export const RECIPIENT = '0x1de3d712f5d3103ad50e22dc1f4d3ff1559d5115';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { computeTicketHash, createSignatureVerifier, hexToBytes, signEthMessage } from '@sandbox/tickets';
+import { computeTicketHash, createSignatureVerifier, hexToBytes } from '@sandbox/tickets';
+import { signEthMessage } from '@sandbox/tickets/testing';
 import { fixedTicketWindows, roundTicketWindows } from '../chain/ticket-window';
 import { makeTickets, RECIPIENT } from '../__fixtures__/tickets';
 import { createTicketScreen } from './ticket-screen';

@@ -9,7 +9,7 @@ import { recordEvaluation } from './record-evaluation';
 import type { RunEvaluationJobDeps } from './run-evaluation.job';
 
 /** A child run's id: stable for one parent job and runner, so a retried fan-out adds each run once. */
-export function childId(parent: RunEvaluation, job: Job, runnerId: string): string {
+function childId(parent: RunEvaluation, job: Job, runnerId: string): string {
   const hash = createHash('sha256')
     .update(`${job.id ?? ''}\0${runnerId}`)
     .digest('hex')

@@ -52,7 +52,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** True for an abort by our own timer (`AbortSignal.timeout`). */
-export function isTimeout(error: unknown): boolean {
+function isTimeout(error: unknown): boolean {
   return errorLike(error)?.name === 'TimeoutError' || errorCode(error) === 'UND_ERR_HEADERS_TIMEOUT';
 }
 

@@ -33,7 +33,7 @@ export interface RunDeps {
 }
 
 /** The id of evaluation `index` of `count` in one session: the job's own when it is the only one. */
-export function sessionEvaluationId(job: RunEvaluation, index: number, count: number): string {
+function sessionEvaluationId(job: RunEvaluation, index: number, count: number): string {
   return count === 1 ? job.evaluationId : `${job.evaluationId}-${index}`;
 }
 
@@ -87,7 +87,7 @@ async function measure(context: StepContext, results: Measurements): Promise<voi
   results.hashRate = await measureHashRate(context, context.plan.runTimeoutMs);
 }
 
-export function abortFault(reason: unknown): RunFault {
+function abortFault(reason: unknown): RunFault {
   if (reason === 'stopping') return platformFault('verifier-stopping', 'the verifier stopped during the run');
   return targetFault('run-timeout', 'the run exceeded its time limit', 'timeout');
 }

@@ -27,7 +27,7 @@ const TargetRecordSchema = z.strictObject({
 });
 
 /** A run that started and has not finished: found again when its job is retried after a crash. */
-export const InflightRunSchema = z.strictObject({
+const InflightRunSchema = z.strictObject({
   evaluationId: z.string(),
   runnerId: z.string(),
   app: z.string(),

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 
-/** Largest difficulty the responder accepts: 2^32 hashes per share is already hours of work. */
-export const MAX_SHARE_DIFFICULTY_BITS = 32;
-
 /**
  * The hash state after the fixed part of every preimage: a domain label, the run's 32-byte seed and the
  * Node session id. A share for another seed or session can never verify.

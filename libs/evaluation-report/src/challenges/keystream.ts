@@ -7,7 +7,7 @@ export type StreamPurpose = 'download' | 'upload';
 const ZEROS = Buffer.alloc(256 * 1024);
 
 /** The ChaCha20 key of a run's stream: sha256 of a purpose label and the 32-byte seed. */
-export function streamKey(seed: Uint8Array, purpose: StreamPurpose): Buffer {
+function streamKey(seed: Uint8Array, purpose: StreamPurpose): Buffer {
   return createHash('sha256').update(`sandbox-eval/v1/${purpose}\0`).update(seed).digest();
 }
 

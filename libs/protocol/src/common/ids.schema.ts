@@ -13,6 +13,8 @@ export type AppName = z.infer<typeof AppNameSchema>;
 /**
  * Id of one instance, chosen by instance-manager. A lowercase DNS label (at most 63 characters), so the
  * runner id derived from it also fits Node's stricter rule for single-shot hostname proxies.
+ * instance-manager mints them narrower still (`newInstanceId`, `MintedInstanceIdSchema` in
+ * instance-id.ts), the format the local driver names its host objects by.
  */
 export const InstanceIdSchema = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, {
   message: "must be 1-63 characters of a-z, 0-9 and '-', not starting or ending with '-'",

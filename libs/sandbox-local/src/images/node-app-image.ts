@@ -26,7 +26,7 @@ import {
 export const NODE_IMAGE_ENV: Readonly<Record<string, string>> = Object.freeze({ MALLOC_ARENA_MAX: '2' });
 
 /** The unprivileged user (nobody) every image runs as. */
-export const IMAGE_USER = '65534:65534';
+const IMAGE_USER = '65534:65534';
 
 /** Options of {@link ensureNodeAppImage}. */
 export interface NodeAppImageOptions {
@@ -145,7 +145,7 @@ export interface PreparedNodeAppImage {
 }
 
 /** Bundles the app and lays out its image; the tag follows every file, mode and config value. */
-export async function prepareNodeAppImage(options: NodeAppImageOptions): Promise<PreparedNodeAppImage> {
+async function prepareNodeAppImage(options: NodeAppImageOptions): Promise<PreparedNodeAppImage> {
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(options.name))
     throw new Error('image name must be lowercase letters, digits and dashes');
   const run = options.run ?? runCommand;

@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import type { CommandRunner } from '../command-runner';
 
 /** The Node major version images are built with (the repository's runtime). */
-export const IMAGE_NODE_MAJOR = 24;
+const IMAGE_NODE_MAJOR = 24;
 
 /**
  * Resolves the Node binary to copy into an image: the given path or the running Node, symlinks

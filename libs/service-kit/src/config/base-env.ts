@@ -9,12 +9,12 @@ import {
 } from './env-fields';
 
 /** A `redis://` or `rediss://` URL; credentials may travel in it (the logger redacts URL credentials). */
-export function redisUrlField(fallback = 'redis://127.0.0.1:6390') {
+function redisUrlField(fallback = 'redis://127.0.0.1:6390') {
   return z.url({ protocol: /^rediss?$/ }).default(fallback);
 }
 
 /** A comma-separated list of host names (`api.example.com,ops.example.com`). @defaultValue none */
-export function hostListField() {
+function hostListField() {
   return z
     .string()
     .default('')
@@ -41,43 +41,64 @@ export interface BaseEnvDefaults {
 }
 
 /**
- * The environment every service reads, extended by each service's own schema
- * (`baseEnvSchema({ port: 7105 }).extend({ ... })`):
+ * The environment every service's process reads, with or without Redis and a management API:
  *
  * - `PORT` (0 lets the OS pick, for tests), `HOST` (`127.0.0.1`; `0.0.0.0` in a pod);
- * - `REDIS_URL` (with `REDIS_PASSWORD_FILE`, the password read from that file is put into it),
- *   `QUEUE_PREFIX` (BullMQ's key prefix, shared by every service; persistent);
  * - `LOG_LEVEL`, `NODE_ENV` (`production` unless set; only `development` logs stacks);
  * - `SHUTDOWN_TIMEOUT_MS` (the hard limit of a shutdown; keep it below `terminationGracePeriodSeconds`);
  * - `DRAIN_DELAY_MS` (readiness off → this delay → listener closed; 0 in tests);
- * - `ADMIN_TOKEN_FILE`, `READ_TOKEN_FILE` (required: the management API's bearer tokens, one per file)
- *   and `ALLOWED_HOSTS` (comma-separated host names the API answers to besides its own and loopback);
  * - `SERVICE_VERSION` (what `/healthz` reports; else the workspace's package.json version).
  *
- * `startService` also checks that the drain delay is shorter than the shutdown timeout.
+ * A service with neither Redis nor a management API (an app the platform runs, such as the evaluation
+ * responder) extends this one; every other service extends {@link baseEnvSchema}.
  */
-export function baseEnvSchema(defaults: BaseEnvDefaults) {
+export function coreEnvSchema(defaults: BaseEnvDefaults) {
   return z.object({
     PORT: listenPortField(defaults.port),
     HOST: hostField(),
-    REDIS_URL: redisUrlField(),
-    /** A file holding Redis's password (`requirepass`); `startService` puts it into `REDIS_URL`. Secret. */
-    REDIS_PASSWORD_FILE: secretFilePathField().optional(),
-    /** BullMQ key prefix shared by every service. Persistent: changing it strands every job. */
-    QUEUE_PREFIX: z.string().min(1).default('bull'),
     LOG_LEVEL: logLevelField(),
     NODE_ENV: nodeEnvField(),
     SHUTDOWN_TIMEOUT_MS: durationMsField(defaults.shutdownTimeoutMs ?? 20_000, 100),
     DRAIN_DELAY_MS: durationMsField(defaults.drainDelayMs ?? 5_000),
-    /** The management API's `admin` token (writes and reads). Secret file. */
-    ADMIN_TOKEN_FILE: secretFilePathField(),
-    /** The management API's `read` token (GET and HEAD only). Secret file. */
-    READ_TOKEN_FILE: secretFilePathField(),
-    ALLOWED_HOSTS: hostListField(),
     /** The version `/healthz` reports (an image tag, a commit). @defaultValue the workspace's package.json version */
     SERVICE_VERSION: z.string().min(1).max(100).optional(),
   });
 }
 
-/** What every service's configuration holds (the output of {@link baseEnvSchema}). */
+/** What every service's configuration holds (the output of {@link coreEnvSchema}). */
+export type CoreEnv = z.output<ReturnType<typeof coreEnvSchema>>;
+
+/**
+ * The environment of a service with Redis and a management API, extended by each service's own schema
+ * (`baseEnvSchema({ port: 7105 }).extend({ ... })`): {@link coreEnvSchema} plus
+ *
+ * - `REDIS_URL` (with `REDIS_PASSWORD_FILE`, the password read from that file is put into it),
+ *   `QUEUE_PREFIX` (BullMQ's key prefix, shared by every service; persistent);
+ * - `ADMIN_TOKEN_FILE`, `READ_TOKEN_FILE` (required: the management API's bearer tokens, one per file)
+ *   and `ALLOWED_HOSTS` (comma-separated host names the API answers to besides its own and loopback).
+ *
+ * `startService` also checks that the drain delay is shorter than the shutdown timeout.
+ */
+export function baseEnvSchema(defaults: BaseEnvDefaults) {
+  return coreEnvSchema(defaults).extend({
+    REDIS_URL: redisUrlField(),
+    /** A file holding Redis's password (`requirepass`); `startService` puts it into `REDIS_URL`. Secret. */
+    REDIS_PASSWORD_FILE: secretFilePathField().optional(),
+    /** BullMQ key prefix shared by every service. Persistent: changing it strands every job. */
+    QUEUE_PREFIX: z.string().min(1).default('bull'),
+    /** The management API's `admin` token (writes and reads). Secret file. */
+    ADMIN_TOKEN_FILE: secretFilePathField(),
+    /** The management API's `read` token (GET and HEAD only). Secret file. */
+    READ_TOKEN_FILE: secretFilePathField(),
+    ALLOWED_HOSTS: hostListField(),
+  });
+}
+
+/** The configuration of a service with Redis and a management API (the output of {@link baseEnvSchema}). */
 export type BaseEnv = z.output<ReturnType<typeof baseEnvSchema>>;
+
+/** Whether a configuration declares Redis and the management API's tokens (its schema extends {@link baseEnvSchema}). */
+export function hasRedisAndApi<C extends CoreEnv>(config: C): config is C & BaseEnv {
+  const fields = config as Partial<BaseEnv>;
+  return typeof fields.REDIS_URL === 'string' && typeof fields.ADMIN_TOKEN_FILE === 'string';
+}

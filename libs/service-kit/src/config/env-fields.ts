@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /** Log levels a service accepts in `LOG_LEVEL`. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Values of `NODE_ENV`; only `development` shows stacks in logs. */
-export const NODE_ENVS = ['production', 'development', 'test'] as const;
+const NODE_ENVS = ['production', 'development', 'test'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
 /** A TCP port from the environment (`"7100"` → 7100), 1..65535. */

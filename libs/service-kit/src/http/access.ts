@@ -7,8 +7,7 @@ import type { SecretScrubber } from '../logging/secret-scrubber';
 import { bearerToken } from './bearer-auth';
 
 /** Roles of a management API: `read` may call GET and HEAD; `admin` may call everything. */
-export const ACCESS_ROLES = ['read', 'admin'] as const;
-export type AccessRole = (typeof ACCESS_ROLES)[number];
+export type AccessRole = 'read' | 'admin';
 
 /** The two tokens of a service's management API (texts as they travel in a header). Secret. */
 export interface AccessTokens {

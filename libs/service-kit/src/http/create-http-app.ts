@@ -10,7 +10,7 @@ import { httpMetricsMiddleware } from './metrics-middleware';
 import { requestIdMiddleware } from './request-id';
 
 /** Probe and scrape paths: served before the body parser and never logged per request. */
-export const PROBE_PATHS: readonly string[] = Object.freeze(['/healthz', '/readyz', '/metrics']);
+const PROBE_PATHS: readonly string[] = Object.freeze(['/healthz', '/readyz', '/metrics']);
 
 /** Options of {@link createHttpApp}. */
 export interface CreateHttpAppOptions {

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Where {@link listen} binds. */
@@ -8,11 +8,13 @@ export interface ListenOptions {
   port: number;
   /** @defaultValue `127.0.0.1` */
   host?: string;
+  /** Options of the server (its timeouts). @defaultValue Node's */
+  serverOptions?: ServerOptions;
 }
 
 /** Starts an HTTP server for the app; resolves once it is listening, rejects on a bind error. */
 export function listen(app: RequestListener, options: ListenOptions): Promise<Server> {
-  const server = createServer(app);
+  const server = createServer(options.serverOptions ?? {}, app);
   return new Promise((resolve, reject) => {
     const onError = (error: Error): void => {
       server.close();

@@ -8,7 +8,7 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
  * The route label: the matched pattern (`/v1/apps/:app`), never the raw path, so ids in paths do
  * not create a series each; `unmatched` for 404s.
  */
-export function routeLabel(req: Request): string {
+function routeLabel(req: Request): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
   return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
 }

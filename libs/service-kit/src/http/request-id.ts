@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 
 /** The header a request id arrives in and is echoed back in. */
-export const REQUEST_ID_HEADER = 'X-Request-Id';
+const REQUEST_ID_HEADER = 'X-Request-Id';
 
 // Printable, short, no separators that could forge log fields or header lines.
 const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /** True when an incoming request id is safe to adopt (1-128 of `A-Z a-z 0-9 . _ : -`). */
-export function isSaneRequestId(value: unknown): value is string {
+function isSaneRequestId(value: unknown): value is string {
   return typeof value === 'string' && SANE_REQUEST_ID.test(value);
 }
 

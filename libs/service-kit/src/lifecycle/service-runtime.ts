@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { RequestListener } from 'node:http';
+import type { RequestListener, ServerOptions } from 'node:http';
 import type { DestinationStream } from 'pino';
 import type { LogLevel, NodeEnv } from '../config/env-fields';
 import { createHealth } from '../health/health';
@@ -76,6 +76,8 @@ export interface ServeHttpOptions {
   drainDelayMs?: number;
   /** Cut connections still open this long after the listener closed. @defaultValue wait */
   forceCloseAfterMs?: number;
+  /** Options of the server (its timeouts). @defaultValue Node's */
+  serverOptions?: ServerOptions;
 }
 
 /**
@@ -91,7 +93,11 @@ export async function serveHttp(
   const drainDelayMs = options.drainDelayMs ?? 0;
   if (drainDelayMs > 0) shutdown.register('readiness', 'drain-delay', () => delay(drainDelayMs));
   const host = options.host ?? '127.0.0.1';
-  const server = await listen(app, { port: options.port, host });
+  const server = await listen(app, {
+    port: options.port,
+    host,
+    ...(options.serverOptions === undefined ? {} : { serverOptions: options.serverOptions }),
+  });
   const closeOptions =
     options.forceCloseAfterMs === undefined ? {} : { forceAfterMs: options.forceCloseAfterMs };
   shutdown.register('http', 'http-server', () => closeServer(server, closeOptions));

@@ -34,7 +34,7 @@ export function serializeResponse(res: unknown): unknown {
 }
 
 /** A copy of a header map with every credential-bearing header redacted. */
-export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) out[name] = isSecretKey(name) ? REDACTED : value;
   return out;

@@ -25,7 +25,7 @@ export interface CreateLoggerOptions {
 }
 
 /** Header paths fast-redact censors before a line is built (the deep passes below catch the rest). */
-export const REDACT_PATHS: readonly string[] = Object.freeze([
+const REDACT_PATHS: readonly string[] = Object.freeze([
   'req.headers.authorization',
   'req.headers["livepeer-session-token"]',
   'req.headers["livepeer-payment"]',

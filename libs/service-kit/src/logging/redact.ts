@@ -32,7 +32,7 @@ const EXTRA_SECRET_KEYS = [
 const extraKeys = new Set<string>(EXTRA_SECRET_KEYS.map((key) => key.toLowerCase()));
 
 /** Every key name the logger redacts, lower-cased. */
-export const SECRET_KEYS: readonly string[] = Object.freeze([
+const SECRET_KEYS: readonly string[] = Object.freeze([
   ...new Set([...SECRET_FIELD_NAMES, ...EXTRA_SECRET_KEYS].map((name) => name.toLowerCase())),
 ]);
 

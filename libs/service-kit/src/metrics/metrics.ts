@@ -23,7 +23,7 @@ export interface ServiceMetrics {
 }
 
 /** Buckets (seconds) for API latency: 5 ms to 10 s. */
-export const HTTP_DURATION_BUCKETS: readonly number[] = Object.freeze([
+const HTTP_DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 ]);
 

@@ -1,13 +1,15 @@
-import type { RequestListener, Server } from 'node:http';
+import type { RequestListener, Server, ServerOptions } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { DestinationStream } from 'pino';
 import type { z } from 'zod';
-import type { BaseEnv } from '../config/base-env';
+import { hasRedisAndApi } from '../config/base-env';
+import type { BaseEnv, CoreEnv } from '../config/base-env';
 import { formatConfigFailure, loadConfig, processConfigIo } from '../config/load-config';
 import type { ConfigIo, Env } from '../config/load-config';
 import { readSecretFileText } from '../config/secret-file';
 import { accessPolicy, readAccessTokens } from '../http/access';
 import { bearerToken } from '../http/bearer-auth';
+import { ForbiddenError } from '../errors/app-error';
 import { MIN_SECRET_LENGTH } from '../logging/secret-scrubber';
 import type { AccessPolicyOptions } from '../http/access';
 import { createServiceRuntime, serveHttp } from '../lifecycle/service-runtime';
@@ -25,12 +27,14 @@ export interface StartHook {
 }
 
 /** What `compose` receives: the parsed configuration, the process-wide runtime, the API's guard. */
-export interface ServiceContext<C extends BaseEnv> {
+export interface ServiceContext<C extends CoreEnv> {
   config: C;
   runtime: ServiceRuntime;
   /**
    * The management API's access policy (`accessPolicy` over the token files, the service's name and
-   * `ALLOWED_HOSTS`): pass it to `createHttpApp({ access })`, which mounts it after the probes.
+   * `ALLOWED_HOSTS`): pass it to `createHttpApp({ access })`, which mounts it after the probes. A
+   * service whose schema declares no API tokens (only {@link coreEnvSchema}) has no management API:
+   * its `access` refuses every request it guards.
    */
   access: RequestHandler;
 }
@@ -42,6 +46,8 @@ export type ServiceAccessOptions = Pick<AccessPolicyOptions, 'basicAuth' | 'exem
 export interface ServiceWiring {
   /** The service's HTTP app (normally from `createHttpApp`); the kit listens with it. */
   app: RequestListener;
+  /** Options of the HTTP server the kit creates (timeouts of long streams). @defaultValue Node's */
+  server?: ServerOptions;
   /** Run in order before the listener opens (Redis preflight, loading state). */
   start?: readonly StartHook[];
   /**
@@ -59,10 +65,13 @@ export interface ServiceWiring {
 }
 
 /** How a service is built; see {@link startService}. */
-export interface ServiceDefinition<S extends z.ZodType<BaseEnv>> {
+export interface ServiceDefinition<S extends z.ZodType<CoreEnv>> {
   /** The service's name: the logger's `svc` and the metrics' prefix. */
   name: string;
-  /** The env schema: `baseEnvSchema({ port }).extend({ ... })`. */
+  /**
+   * The env schema: `baseEnvSchema({ port }).extend({ ... })`, or `coreEnvSchema({ port })` for a
+   * service with neither Redis nor a management API.
+   */
   configSchema: S;
   /** The environment (the service's `processEnv()` from its config.ts). */
   env: Env;
@@ -82,7 +91,7 @@ export interface ServiceDefinition<S extends z.ZodType<BaseEnv>> {
 }
 
 /** A started service (returned for tests; `main.ts` ignores it). */
-export interface StartedService<C extends BaseEnv> {
+export interface StartedService<C extends CoreEnv> {
   config: C;
   runtime: ServiceRuntime;
   server: Server;
@@ -104,7 +113,7 @@ export interface StartedService<C extends BaseEnv> {
  * If anything in step 3 throws, the error is logged and the shutdown runs with exit code 1 (closing
  * what the parts registered); the promise then rejects with that error.
  */
-export async function startService<S extends z.ZodType<BaseEnv>>(
+export async function startService<S extends z.ZodType<CoreEnv>>(
   definition: ServiceDefinition<S>,
 ): Promise<StartedService<z.output<S>>> {
   const config = parseServiceConfig(definition.configSchema, definition.env, definition.io);
@@ -126,6 +135,7 @@ export async function startService<S extends z.ZodType<BaseEnv>>(
       port: config.PORT,
       host: config.HOST,
       drainDelayMs: config.DRAIN_DELAY_MS,
+      ...(wiring.server === undefined ? {} : { serverOptions: wiring.server }),
     });
     await runHooks(runtime, wiring.afterListen ?? []);
     if (wiring.activeParts !== undefined) runActiveParts(runtime, wiring.activeParts);
@@ -143,7 +153,7 @@ export async function startService<S extends z.ZodType<BaseEnv>>(
  * {@link loadConfig} plus the rules of the base schema that span fields: the drain delay must leave
  * the shutdown time to close everything.
  */
-export function parseServiceConfig<S extends z.ZodType<BaseEnv>>(
+function parseServiceConfig<S extends z.ZodType<CoreEnv>>(
   schema: S,
   env: Env,
   io: ConfigIo = processConfigIo,
@@ -162,18 +172,33 @@ export function parseServiceConfig<S extends z.ZodType<BaseEnv>>(
  * The configuration with the password of `REDIS_PASSWORD_FILE` (registered with the scrubber) in
  * `REDIS_URL`, so every connection a service opens from its config authenticates.
  */
-function withRedisPassword<C extends BaseEnv>(config: C, runtime: ServiceRuntime): C {
-  if (config.REDIS_PASSWORD_FILE === undefined) return config;
+function withRedisPassword<C extends CoreEnv>(config: C, runtime: ServiceRuntime): C {
+  if (!hasRedisAndApi(config) || config.REDIS_PASSWORD_FILE === undefined) return config;
   const password = bearerToken(readSecretFileText(config.REDIS_PASSWORD_FILE, { scrubber: runtime.secrets }));
   const url = new URL(config.REDIS_URL);
   url.password = password;
   return { ...config, REDIS_URL: url.toString() };
 }
 
-/** Reads the token files and registers every secret of the base config with the log scrubber. */
-function serviceAccess<C extends BaseEnv>(
+/**
+ * Reads the token files and registers every secret of the base config with the log scrubber. Without
+ * API tokens in the schema there is no management API, so the policy refuses everything it guards.
+ */
+function serviceAccess<C extends CoreEnv>(
   definition: { name: string; access?: ServiceAccessOptions },
   config: C,
+  runtime: ServiceRuntime,
+): RequestHandler {
+  if (!hasRedisAndApi(config)) return refuseAll;
+  return apiAccess(definition, config, runtime);
+}
+
+const refuseAll: RequestHandler = (_req, _res, next) =>
+  next(new ForbiddenError('this service has no management API'));
+
+function apiAccess(
+  definition: { name: string; access?: ServiceAccessOptions },
+  config: BaseEnv,
   runtime: ServiceRuntime,
 ): RequestHandler {
   const redisPassword = decodeURIComponent(new URL(config.REDIS_URL).password);

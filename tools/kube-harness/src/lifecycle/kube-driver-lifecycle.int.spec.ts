@@ -3,7 +3,6 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import {
-  FIELD_MANAGER,
   MANAGED_POD_SELECTOR,
   buildAppNetworkPolicy,
   buildInstancePod,
@@ -33,6 +32,8 @@ import { exampleImage, readPod, runnerDriver } from '../test-support/pod-runner.
 const APPS = DEPLOY.appsNamespace;
 /** Short, so the watchdog's relist is seen well within the client's own 30 s watch timeout. */
 const SILENCE_MS = 3_000;
+/** This spec applies with instance-manager's token, as instance-manager does: under its field manager. */
+const FIELD_MANAGER = 'instance-manager';
 
 let deployed: DeployedHarness;
 let proxy: FreezableProxy;
@@ -79,7 +80,7 @@ describeWithKubeAsRoot(
       const { harness, admin } = deployed;
       proxy = await startFreezableProxy(Number(new URL(harness.server).port));
       const kubeconfigPath = await managerKubeconfigFile(admin, harness.dir, proxy.port);
-      const connection = connectKube({ namespace: APPS, kubeconfigPath });
+      const connection = connectKube({ namespace: APPS, fieldManager: FIELD_MANAGER, kubeconfigPath });
       api = connection.api;
       informer = createResilientInformer({
         create: () => connection.createPodInformer(MANAGED_POD_SELECTOR),

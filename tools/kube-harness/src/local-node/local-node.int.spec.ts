@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureExampleAppImage, ensureRunscBuild, runCommand } from '@sandbox/sandbox-local';
+import { ensureRunscBuild, runCommand } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import {
   describeWithKubeAsRoot,
   HARNESS_START_TIMEOUT_MS,

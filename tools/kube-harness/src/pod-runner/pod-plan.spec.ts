@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
-import { INSTANCE_ID_PATTERN } from '@sandbox/sandbox-local';
+import { INSTANCE_ID_PATTERN } from '@sandbox/protocol';
 import { instanceIdForPod, planPod } from './pod-plan';
 
 function pod(container: Record<string, unknown> = {}, spec: Record<string, unknown> = {}): V1Pod {

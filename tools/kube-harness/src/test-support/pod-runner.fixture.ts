@@ -1,5 +1,6 @@
 import { CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { createLocalDriver, ensureExampleAppImage, type SandboxDriver } from '@sandbox/sandbox-local';
+import { createLocalDriver, type SandboxDriver } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import { waitFor } from '@sandbox/testing';
 import { testLogger } from './describe-with-kube.fixture';
 

@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  addressOfPrivateKey,
-  bytesToHex,
-  hexToBytes,
-  keccak256,
-  recoverEthSigner,
-  signEthMessage,
-} from '@sandbox/tickets';
+import { bytesToHex, hexToBytes, keccak256, recoverEthSigner } from '@sandbox/tickets';
+import { addressOfPrivateKey, signEthMessage } from '@sandbox/tickets/testing';
 import type { Clock } from '@sandbox/service-kit';
 import type { Rational } from '../go/rational';
 import { add, compare, multiply, reduce, subtract } from '../go/rational';

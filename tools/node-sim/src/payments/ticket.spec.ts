@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { WinningTicketSchema } from '@sandbox/protocol';
-import {
-  addressOfPrivateKey,
-  checkWinningTicket,
-  computeRecipientRandHash,
-  hexToBytes,
-  MAX_UINT256,
-} from '@sandbox/tickets';
+import { checkWinningTicket, computeRecipientRandHash, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { addressOfPrivateKey } from '@sandbox/tickets/testing';
 import type { Ticket } from './ticket';
 import { expectedValue, isSignedBySender, recipientRandHex, signTicket, toWinningTicket } from './ticket';
 

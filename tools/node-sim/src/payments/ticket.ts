@@ -5,9 +5,9 @@ import {
   hexToBytes,
   MAX_UINT256,
   recoverEthSigner,
-  signEthMessage,
   uint256Bytes,
 } from '@sandbox/tickets';
+import { signEthMessage } from '@sandbox/tickets/testing';
 import type { Rational } from '../go/rational';
 
 /** The fields of a probabilistic-micropayment ticket (go-livepeer `pm.Ticket`). */

@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WinningTicket } from '@sandbox/protocol';
-import {
-  buildWinningTicket,
-  checkWinningTicket,
-  createSignatureVerifier,
-  hexToBytes,
-  MAX_UINT256,
-} from '@sandbox/tickets';
+import { checkWinningTicket, createSignatureVerifier, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { buildWinningTicket } from '@sandbox/tickets/testing';
 import { decideRedemption, type ChainView } from './redemption';
 
 const ticket = buildWinningTicket({

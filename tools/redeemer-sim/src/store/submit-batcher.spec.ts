@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { buildWinningTicket, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { buildWinningTicket } from '@sandbox/tickets/testing';
 import { SimStore } from './sim-store';
 import { createSubmitBatcher } from './submit-batcher';
 

@@ -1,5 +1,6 @@
 import type { WinningTicket } from '@sandbox/protocol';
-import { buildWinningTicket, hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { hexToBytes, MAX_UINT256 } from '@sandbox/tickets';
+import { buildWinningTicket } from '@sandbox/tickets/testing';
 
 /** 12 s blocks, 5760-block rounds from the epoch: the round view of node-sim, the handoff and the sim. */
 export function currentRound(now = Date.now()): bigint {

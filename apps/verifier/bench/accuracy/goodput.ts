@@ -6,7 +6,7 @@
  * HTTP framing is left out: the download has a Content-Length; the upload's chunk headers cost
  * ~10 bytes per 64 KiB chunk (< 0.02 %).
  */
-export const FRAME_OVERHEAD_BYTES = { ethernet: 14, ipv4: 20, tcp: 20, tcpTimestamps: 12 } as const;
+const FRAME_OVERHEAD_BYTES = { ethernet: 14, ipv4: 20, tcp: 20, tcpTimestamps: 12 } as const;
 
 export interface ExpectedGoodput {
   /** Payload bytes per full-size segment (the MSS in use). */

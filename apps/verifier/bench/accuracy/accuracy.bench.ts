@@ -19,28 +19,22 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createLocalDriver, ensureEvalResponderImage, newInstanceId } from '@sandbox/sandbox-local';
+import { createLocalDriver, ensureEvalResponderImage } from '@sandbox/sandbox-local';
+import { newInstanceId } from '@sandbox/protocol';
 import { findFreePort, printFigure as figure } from '@sandbox/testing';
 import { pino } from 'pino';
-import { registerRunner, startPaidNodeSim } from './__fixtures__/processes';
-import { errorPercent, expectedGoodput } from './accuracy/goodput';
-import { containerCpuSeconds, cpuPressurePercent, stepInSession } from './accuracy/step-in-session';
-import { measureHashRate } from './plan/hash.step';
-import { measureLatency } from './plan/latency.step';
-import { DELAY_MS, delayedLatency, LATENCY_ROUNDS, type Latency } from './accuracy/latency-ground-truth';
-import {
-  clearShaping,
-  hasNetem,
-  instanceLink,
-  linkMtu,
-  shapeRate,
-  type InstanceLink,
-} from './accuracy/link-shaping';
-import { nativeHashRate } from './accuracy/native-hash-rate';
-import { createSignerClient } from './node/signer-client';
-import type { Plan } from './plan/plan';
-import { runEvaluation } from './run/run-session';
-import type { RunRecord } from './run/run-record';
+import { registerRunner, startPaidNodeSim } from '../../src/__fixtures__/processes';
+import { errorPercent, expectedGoodput } from './goodput';
+import { containerCpuSeconds, cpuPressurePercent, stepInSession } from './step-in-session';
+import { measureHashRate } from '../../src/plan/hash.step';
+import { measureLatency } from '../../src/plan/latency.step';
+import { DELAY_MS, delayedLatency, LATENCY_ROUNDS, type Latency } from './latency-ground-truth';
+import { clearShaping, hasNetem, instanceLink, linkMtu, shapeRate, type InstanceLink } from './link-shaping';
+import { nativeHashRate } from './native-hash-rate';
+import { createSignerClient } from '../../src/node/signer-client';
+import type { Plan } from '../../src/plan/plan';
+import { runEvaluation } from '../../src/run/run-session';
+import type { RunRecord } from '../../src/run/run-record';
 
 const PREFIX = 'vab';
 const BOOTSTRAP = 'accuracy-bench-bootstrap-secret';

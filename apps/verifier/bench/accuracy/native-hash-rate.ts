@@ -4,9 +4,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { checkShares } from '@sandbox/evaluation-report';
-import { bundleNodeApp, EVAL_RESPONDER, waitForReady } from '@sandbox/sandbox-local';
+import { EVAL_RESPONDER, waitForReady } from '@sandbox/sandbox-local';
+import { bundleNodeApp } from '@sandbox/sandbox-local/testing';
 import { monotonicClock } from '@sandbox/service-kit';
-import type { Plan } from '../plan/plan';
+import type { Plan } from '../../src/plan/plan';
 
 /** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
 async function cpuSeconds(pid: number): Promise<number> {

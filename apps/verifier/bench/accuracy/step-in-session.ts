@@ -5,11 +5,11 @@ import { performance } from 'node:perf_hooks';
 import type { EvaluationTarget } from '@sandbox/protocol';
 import { runCommand } from '@sandbox/sandbox-local';
 import type { ServiceLogger } from '@sandbox/service-kit';
-import { pickRunner } from '../node/discovery';
-import { reserveSession } from '../node/node-session';
-import type { SignerClient } from '../node/signer-client';
-import type { Plan, StepContext } from '../plan/plan';
-import { ReliabilityCounter } from '../run/reliability';
+import { pickRunner } from '../../src/node/discovery';
+import { reserveSession } from '../../src/node/node-session';
+import type { SignerClient } from '../../src/node/signer-client';
+import type { Plan, StepContext } from '../../src/plan/plan';
+import { ReliabilityCounter } from '../../src/run/reliability';
 
 /**
  * One step of the verifier's plan alone, in its own paid session: the latency step without the

@@ -1,4 +1,4 @@
-import type { LatencyResult } from '../plan/latency.step';
+import type { LatencyResult } from '../../src/plan/latency.step';
 import {
   addNetemDelay,
   clearShaping,

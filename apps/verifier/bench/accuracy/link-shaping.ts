@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runCommand } from '@sandbox/sandbox-local';
 
 const GO = existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
-const DELAY_LINE_MODULE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'delay-line');
+const DELAY_LINE_MODULE = join(dirname(fileURLToPath(import.meta.url)), '..', 'delay-line');
 
 /** The two ends of an instance's veth and its namespace, named as the local driver names them. */
 export interface InstanceLink {
