@@ -18,6 +18,8 @@ export interface WorldMembers {
   readonly backend: SseBackend;
   readonly sim: SupervisedSim;
   readonly adapterUrl: string;
+  /** The adapter's STATE_PREFIX (its sessions view is under it). */
+  readonly adapterStatePrefix: string;
   /** The kit's base environment plus `env` (what every child gets). */
   childEnv(env: Record<string, string>): Record<string, string>;
   stop(): Promise<void>;
@@ -35,6 +37,7 @@ export async function startWorldMembers(
 ): Promise<WorldMembers> {
   const childEnv = (env: Record<string, string>) => ({ ...kit.baseEnv, ...env });
   const prefix = `${name}-${randomBytes(4).toString('hex')}`;
+  const adapterStatePrefix = `${prefix}-adapter`;
   const dir = await mkdtemp(join(tmpdir(), 'drain-spec-'));
   const secretFile = join(dir, 'bootstrap-secret');
   const secret = `canary-bootstrap-${randomBytes(12).toString('hex')}`;
@@ -72,7 +75,7 @@ export async function startWorldMembers(
     NODE_URL: sim.publicUrl,
     BOOTSTRAP_SECRET_FILE: secretFile,
     QUEUE_PREFIX: prefix,
-    STATE_PREFIX: `${prefix}-adapter`,
+    STATE_PREFIX: adapterStatePrefix,
     PORT: String(adapterPort),
     LOG_LEVEL: 'warn',
     COMMAND_TIMEOUT_MS: '20000',
@@ -80,5 +83,5 @@ export async function startWorldMembers(
   started.push(spawnChild(['--import', 'tsx', ADAPTER_MAIN], adapterEnv));
   const adapterUrl = `http://127.0.0.1:${adapterPort}`;
   await ready(`${adapterUrl}/readyz`, 'adapter ready');
-  return { prefix, secret, redis, backend, sim, adapterUrl, childEnv, stop };
+  return { prefix, secret, redis, backend, sim, adapterUrl, adapterStatePrefix, childEnv, stop };
 }

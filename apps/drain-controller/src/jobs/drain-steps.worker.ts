@@ -6,7 +6,7 @@ import type { DrainEvent } from '../machine/drain-machine';
 import type { Drains } from '../machine/drains';
 import { ReplacementError, type OrchestratorDriver } from '../drivers/orchestrator-driver';
 import type { AdapterCommands, CommandState } from './adapter-commands';
-import type { SessionsSource } from './sessions-source';
+import type { SessionsSource } from './sessions-view.reader';
 
 /** What the steps work with. */
 export interface StepDeps {
@@ -92,8 +92,13 @@ async function waitSessions(deps: StepDeps, drainId: string, job: Job): Promise<
   }
   const untilDeadline = Date.parse(record.deadline) - deps.now();
   try {
-    const sessions = await deps.sessions();
-    const applied = await deps.drains.apply(drainId, { type: 'sessions', sessions });
+    const reading = await deps.sessions();
+    if (!reading.known) {
+      deps.logger.warn({ drainId, reason: reading.reason }, 'sessions at Node unknown; waiting');
+      await deps.drains.apply(drainId, { type: 'sessions-unknown' });
+      return await pollLater(job, Math.min(deps.pollMs, untilDeadline));
+    }
+    const applied = await deps.drains.apply(drainId, { type: 'sessions', sessions: reading.sessions });
     if (applied.kind !== 'ok' || applied.record.phase !== 'draining') return;
     const quiet = applied.record.quietSince;
     const untilQuiet = quiet === null ? deps.pollMs : Date.parse(quiet) + record.quietPeriodMs - deps.now();

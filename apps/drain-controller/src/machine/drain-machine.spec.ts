@@ -96,6 +96,24 @@ describe('the drain phases', () => {
     expect(record.phase).toBe('cancelling');
   });
 
+  it('never moves on while the sessions are unknown, and restarts the quiet period after one', () => {
+    let record = run(draining(), [[{ type: 'sessions', sessions: sessions(0, T0 + 10_000) }, T0 + 10_000]]);
+    expect(record.quietSince).toBe(new Date(T0 + 10_000).toISOString());
+    record = run(record, [[{ type: 'sessions-unknown' }, T0 + 50_000]]);
+    expect(record).toMatchObject({ phase: 'draining', quietSince: null });
+    // The last known count stays on the record; only the quiet period starts again.
+    expect(record.sessions?.total).toBe(0);
+    record = run(record, [
+      [{ type: 'sessions', sessions: sessions(0, T0 + 60_000) }, T0 + 60_000],
+      [{ type: 'sessions', sessions: sessions(0, T0 + 89_999) }, T0 + 89_999],
+    ]);
+    expect(record.phase).toBe('draining');
+    record = run(record, [[{ type: 'sessions', sessions: sessions(0, T0 + 90_000) }, T0 + 90_000]]);
+    expect(record.phase).toBe('cancelling');
+    // Outside draining an unknown changes nothing.
+    expect(advance(record, { type: 'sessions-unknown' }, T0 + 91_000)).toEqual({ record });
+  });
+
   it('cancels at the deadline and not a millisecond before', () => {
     const before = run(draining(), [[{ type: 'deadline' }, T0 + 6 * HOUR - 1]]);
     expect(before.phase).toBe('draining');

@@ -12,6 +12,8 @@ import {
 export type DrainEvent =
   | { type: 'withdrawn'; result: AdapterCommandResult }
   | { type: 'sessions'; sessions: DrainSessions }
+  /** The sessions could not be known (no fresh view): never "none left". */
+  | { type: 'sessions-unknown' }
   | { type: 'deadline' }
   | { type: 'cancelled'; result: AdapterCommandResult }
   | { type: 'replace-started' }
@@ -84,6 +86,9 @@ function step(record: DrainRecord, event: DrainEvent, now: number): DrainRecord 
       return moveTo({ ...record, runners: runnersOf(event.result) }, 'draining', now);
     case 'sessions':
       return phase === 'draining' ? observeSessions(record, event.sessions, now) : record;
+    case 'sessions-unknown':
+      // A quiet period counts only time in which Node was seen to show no session: it starts again.
+      return phase === 'draining' && record.quietSince !== null ? { ...record, quietSince: null } : record;
     case 'deadline':
       if (phase !== 'withdrawing' && phase !== 'draining') return record;
       if (now < Date.parse(record.deadline)) return record;
