@@ -36,6 +36,14 @@ export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
      * retries get their turn.
      */
     ADAPTER_COMMAND_TIMEOUT_MS: durationMsField(600_000, 100),
+    /**
+     * A resume still not completed by the adapter this long after `resuming` began ends the drain
+     * `failed` (the resume stays queued for the adapter). 30 min is well past an adapter restart or a
+     * rescheduled pod, a Redis failover and several of the adapter's own COMMAND_TIMEOUT_MS retries,
+     * so a drain that would still have resumed is not cut short; an adapter that stays away no longer
+     * holds the drain, and the one-drain lock, without end.
+     */
+    RESUME_TIMEOUT_MS: durationMsField(1_800_000, 100),
     /** How often a waiting step looks again (sessions, adapter commands, the new Node). */
     POLL_MS: durationMsField(1_000, 10),
     /** The new Node must answer within this long after the replacement, or the drain fails (and resumes). */

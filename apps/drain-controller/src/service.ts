@@ -112,6 +112,7 @@ export function composeDrainController(
       pollMs: config.POLL_MS,
       nodeReadyTimeoutMs: config.NODE_READY_TIMEOUT_MS,
       adapterCommandTimeoutMs: config.ADAPTER_COMMAND_TIMEOUT_MS,
+      resumeTimeoutMs: config.RESUME_TIMEOUT_MS,
     },
     {
       connection: redis.worker,

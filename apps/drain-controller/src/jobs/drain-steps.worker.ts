@@ -20,6 +20,8 @@ export interface StepDeps {
   nodeReadyTimeoutMs: number;
   /** A withdraw-all or cancel-sessions the adapter has not completed after this long fails the drain. */
   adapterCommandTimeoutMs: number;
+  /** A resume the adapter has not completed after this long ends the drain `failed`. */
+  resumeTimeoutMs: number;
 }
 
 /** Looks again later: the job goes back to delayed without spending an attempt. */
@@ -153,9 +155,16 @@ async function waitNode(deps: StepDeps, drainId: string, job: Job): Promise<void
 }
 
 async function resume(deps: StepDeps, drainId: string, job: Job): Promise<void> {
-  if ((await inPhase(deps, drainId, 'resuming')) === undefined) return;
-  // Resuming is how every drain ends, failed ones too: a failed command is run again until it takes.
+  const record = await inPhase(deps, drainId, 'resuming');
+  if (record === undefined) return;
+  // Resuming is how every drain ends, failed ones too: a failed command is run again until it takes,
+  // and that re-queueing is also what leaves the resume waiting for the adapter at the bound.
   const state = await deps.commands.check('resume', drainId, { retryFailed: true });
+  if (state.state === 'pending' && deps.now() - phaseSince(record) >= deps.resumeTimeoutMs) {
+    const reason = `the adapter did not complete resume within ${deps.resumeTimeoutMs} ms; it stays queued and registers the runners again once the adapter runs it`;
+    await deps.drains.apply(drainId, { type: 'resume-timed-out', reason });
+    return;
+  }
   await followCommand(deps, job, drainId, state, ({ result }) => ({ type: 'resumed', result }));
 }
 

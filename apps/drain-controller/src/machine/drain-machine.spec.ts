@@ -162,6 +162,22 @@ describe('the drain phases', () => {
     expect(again.lastError?.message).toBe('later');
     expect(run(again, [[{ type: 'resumed', result: result('resume') }, T0 + 3]]).phase).toBe('failed');
   });
+
+  it('ends failed when the resume is not completed in time, whatever the outcome was', () => {
+    const resuming = run(drain(), [[{ type: 'abort' }, T0 + 1]]);
+    expect(resuming).toMatchObject({ phase: 'resuming', outcome: 'aborted' });
+    const ended = run(resuming, [[{ type: 'resume-timed-out', reason: 'no resume' }, T0 + 2]]);
+    expect(ended).toMatchObject({
+      phase: 'failed',
+      outcome: 'failed',
+      lastError: { message: 'no resume', at: new Date(T0 + 2).toISOString() },
+      finishedAt: new Date(T0 + 2).toISOString(),
+    });
+    // Only a resuming drain ends this way; a late one changes nothing.
+    expect(advance(ended, { type: 'resume-timed-out', reason: 'late' }, T0 + 3)).toEqual({ record: ended });
+    const early = draining();
+    expect(advance(early, { type: 'resume-timed-out', reason: 'x' }, T0 + 3)).toEqual({ record: early });
+  });
 });
 
 describe('abort', () => {

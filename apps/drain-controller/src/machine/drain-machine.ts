@@ -20,6 +20,8 @@ export type DrainEvent =
   | { type: 'replaced' }
   | { type: 'node-ready' }
   | { type: 'resumed'; result: AdapterCommandResult }
+  /** The adapter did not complete the resume within its bound: the drain ends `failed` without it. */
+  | { type: 'resume-timed-out'; reason: string }
   | { type: 'failed'; reason: string }
   | { type: 'abort' }
   | { type: 'extend'; byMs: number };
@@ -115,6 +117,12 @@ function step(record: DrainRecord, event: DrainEvent, now: number): DrainRecord 
     case 'resumed':
       if (phase !== 'resuming') return record;
       return finish({ ...record, runners: runnersOf(event.result) }, now);
+    case 'resume-timed-out':
+      if (phase !== 'resuming') return record;
+      return finish(
+        { ...record, outcome: 'failed', lastError: { message: truncate(event.reason), at: iso(now) } },
+        now,
+      );
     case 'failed':
       return fail(record, event.reason, now);
     default:
