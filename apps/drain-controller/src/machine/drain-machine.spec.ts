@@ -110,6 +110,13 @@ describe('the drain phases', () => {
     expect(record.phase).toBe('draining');
     record = run(record, [[{ type: 'sessions', sessions: sessions(0, T0 + 90_000) }, T0 + 90_000]]);
     expect(record.phase).toBe('cancelling');
+    // A view taken before the withdrawal completed (T0 in the adapter's result) counts as unknown too.
+    const early = run(draining(), [
+      [{ type: 'sessions', sessions: sessions(0, T0 + 10_000) }, T0 + 10_000],
+      [{ type: 'sessions', sessions: sessions(0, T0 - 1) }, T0 + 20_000],
+    ]);
+    expect(early).toMatchObject({ phase: 'draining', quietSince: null });
+    expect(early.sessions?.observedAt).toBe(new Date(T0 + 10_000).toISOString());
     // Outside draining an unknown changes nothing.
     expect(advance(record, { type: 'sessions-unknown' }, T0 + 91_000)).toEqual({ record });
   });

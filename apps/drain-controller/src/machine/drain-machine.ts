@@ -133,6 +133,10 @@ function step(record: DrainRecord, event: DrainEvent, now: number): DrainRecord 
 function observeSessions(record: DrainRecord, sessions: DrainSessions, now: number): DrainRecord {
   if (now >= Date.parse(record.deadline))
     return moveTo({ ...record, sessions }, 'cancelling', now, 'window expired');
+  // A view the adapter took before its withdrawal completed (both stamps are the adapter's clock) may
+  // miss a session reserved just before it: it proves nothing, so it counts as unknown.
+  if (record.runners !== null && Date.parse(sessions.observedAt) < Date.parse(record.runners.at))
+    return record.quietSince === null ? record : { ...record, quietSince: null };
   if (sessions.total > 0) return { ...record, sessions, quietSince: null };
   const quietSince = record.quietSince ?? iso(now);
   const quiet = { ...record, sessions, quietSince };
