@@ -1,5 +1,5 @@
 // Planned Node upgrades on the cluster: a drain that ends as soon as its last session ends (it reads
-// sessions through the adapter's API, so a credential the adapter refuses would hold it to its
+// sessions from the adapter's sessions view in Redis, so a view it cannot read would hold it to its
 // deadline), and one that keeps an SSE session to its deadline. Each replaces Node exactly once.
 import { waitFor } from '@sandbox/testing';
 import { check, expectEqual, expectTrue, type Log } from './check';
@@ -44,7 +44,7 @@ export async function drainChecks(context: SystemContext, log: Log): Promise<voi
   await hold('sdk-hold-early', 30);
   const early = await startDrain(url, token, '10m');
   await waitFor(async () => (await readDrain(url, token, early.id)).sessions?.total === 1, {
-    description: 'the drain to count the open session (read through the adapter)',
+    description: "the drain to count the open session (from the adapter's sessions view)",
     timeoutMs: 60_000,
   });
   const earlyEnd = (await followDrain(url, token, early.id, 5 * 60_000)).at(-1);

@@ -24,6 +24,7 @@ import { createRegistrationStore } from './registrations/state/registration-stor
 import { fenceNodeCalls } from './registrations/node/fenced-client';
 import { RunnerManager } from './registrations/runner-manager';
 import { createBeatScheduler } from './scheduler/beat-scheduler';
+import { createSessionsViewWriter } from './sessions-view.writer';
 
 /** Test seams of {@link composeAdapter}: clocks, randomness, the HTTP transport to Node. */
 export interface AdapterSeams {
@@ -143,7 +144,15 @@ export async function composeAdapter(
     createInstanceEventsWorker(manager, workerDeps),
     createAdapterCommandsWorker(commands, workerDeps),
   ];
+  const sessionsView = createSessionsViewWriter({
+    redis: redis.producer,
+    statePrefix: config.STATE_PREFIX,
+    runners: () => manager.list(),
+    clock: { now: clocks.now, every: systemClock.every },
+    logger,
+  });
   const stopActive = async (): Promise<void> => {
+    sessionsView.stop();
     stopping.abort();
     await Promise.all(workers.map((worker) => worker.close()));
     await manager.stop();
@@ -158,6 +167,7 @@ export async function composeAdapter(
       start: [
         { name: 'registrations', run: () => manager.load() },
         { name: 'job-workers', run: () => workers.forEach((worker) => void worker.worker.run()) },
+        { name: 'sessions-view', run: () => sessionsView.start() },
       ],
       stop: stopActive,
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { DrainConfigSchema } from './config';
 
-const FILES = { ADMIN_TOKEN_FILE: '/a', READ_TOKEN_FILE: '/r', ADAPTER_TOKEN_FILE: '/t' };
+const FILES = { ADMIN_TOKEN_FILE: '/a', READ_TOKEN_FILE: '/r' };
 const paths = (env: Record<string, string>) =>
   DrainConfigSchema.safeParse(env).error?.issues.map((issue) => issue.path.join('.'));
 
@@ -22,9 +22,20 @@ describe('DrainConfigSchema', () => {
   });
 
   it('needs the token files, a command for the command driver, and a window of at most 12 h', () => {
-    expect(paths({})).toEqual(['ADMIN_TOKEN_FILE', 'READ_TOKEN_FILE', 'ADAPTER_TOKEN_FILE']);
+    expect(paths({})).toEqual(['ADMIN_TOKEN_FILE', 'READ_TOKEN_FILE']);
     expect(paths({ ...FILES, REPLACE_COMMAND: 'x', DEFAULT_WINDOW: '13h' })).toEqual(['DEFAULT_WINDOW']);
     expect(paths(FILES)).toEqual(['REPLACE_COMMAND']);
     expect(paths({ ...FILES, ORCHESTRATOR_DRIVER: 'kubernetes' })).toBeUndefined();
+  });
+
+  it("reads the adapter's sessions view under its STATE_PREFIX, fresh within 5 s by default", () => {
+    const config = DrainConfigSchema.parse({ ...FILES, REPLACE_COMMAND: 'x' });
+    expect(config).toMatchObject({ ADAPTER_STATE_PREFIX: 'adapter', SESSIONS_VIEW_MAX_AGE_MS: 5_000 });
+    expect(paths({ ...FILES, REPLACE_COMMAND: 'x', ADAPTER_STATE_PREFIX: 'a b' })).toEqual([
+      'ADAPTER_STATE_PREFIX',
+    ]);
+    expect(paths({ ...FILES, REPLACE_COMMAND: 'x', SESSIONS_VIEW_MAX_AGE_MS: '500' })).toEqual([
+      'SESSIONS_VIEW_MAX_AGE_MS',
+    ]);
   });
 });

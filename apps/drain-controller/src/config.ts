@@ -1,6 +1,6 @@
 import { leaseEnvFields } from '@sandbox/lease';
 import { MAX_QUIET_PERIOD_MS, drainDurationSchema, DrainWindowSchema } from '@sandbox/protocol';
-import { baseEnvSchema, durationMsField, secretFilePathField } from '@sandbox/service-kit';
+import { baseEnvSchema, durationMsField } from '@sandbox/service-kit';
 import { z } from 'zod';
 
 export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
@@ -12,10 +12,20 @@ export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
       .default('sandbox:drain'),
     REDIS_STARTUP_TIMEOUT_MS: durationMsField(30_000, 1_000),
 
-    /** The adapter's API: where the sessions Node reports per runner are read. */
-    ADAPTER_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:7102'),
-    /** File holding a token the adapter's API accepts for reads (its read token). Secret. */
-    ADAPTER_TOKEN_FILE: secretFilePathField(),
+    /**
+     * The adapter's STATE_PREFIX: its sessions view (`<prefix>:sessions-view`) is where the sessions
+     * Node reports on our runners are read, in the same Redis. Must equal the adapter's setting.
+     */
+    ADAPTER_STATE_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-][A-Za-z0-9:_-]*$/, { message: 'must be letters, digits, ":", "_" or "-"' })
+      .default('adapter'),
+    /**
+     * A sessions view observed longer ago than this (by Redis's clock) is stale: unknown. Above the
+     * adapter's write interval (1 s) with room for a slow write and clock skew between the adapter and
+     * Redis; below that, a drain would wait on views that are fine.
+     */
+    SESSIONS_VIEW_MAX_AGE_MS: durationMsField(5_000, 1_000),
     /** Window of a drain that names none (Go or ISO 8601 duration, at most 12 h). */
     DEFAULT_WINDOW: DrainWindowSchema.default(6 * 3_600_000),
     /** Quiet period of a drain that names none. */
@@ -26,6 +36,14 @@ export const DrainConfigSchema = baseEnvSchema({ port: 7103 })
      * retries get their turn.
      */
     ADAPTER_COMMAND_TIMEOUT_MS: durationMsField(600_000, 100),
+    /**
+     * A resume still not completed by the adapter this long after `resuming` began ends the drain
+     * `failed` (the resume stays queued for the adapter). 30 min is well past an adapter restart or a
+     * rescheduled pod, a Redis failover and several of the adapter's own COMMAND_TIMEOUT_MS retries,
+     * so a drain that would still have resumed is not cut short; an adapter that stays away no longer
+     * holds the drain, and the one-drain lock, without end.
+     */
+    RESUME_TIMEOUT_MS: durationMsField(1_800_000, 100),
     /** How often a waiting step looks again (sessions, adapter commands, the new Node). */
     POLL_MS: durationMsField(1_000, 10),
     /** The new Node must answer within this long after the replacement, or the drain fails (and resumes). */

@@ -3,8 +3,6 @@ import { createLeaseElector, fencedCheckpoint, leaseSettings, type LeaseElector 
 import { createProducer, createRedisConnection, preflightRedis } from '@sandbox/queue';
 import {
   systemClock,
-  bearerToken,
-  readSecretFileText,
   type ServiceContext,
   type ServiceRuntime,
   type ServiceWiring,
@@ -15,7 +13,7 @@ import type { DrainConfig } from './config';
 import type { OrchestratorDriver } from './drivers/orchestrator-driver';
 import { createAdapterCommands } from './jobs/adapter-commands';
 import { createDrainStepsWorker } from './jobs/drain-steps.worker';
-import { adapterSessionsSource, type SessionsSource } from './jobs/sessions-source';
+import { sessionsViewSource, type SessionsSource } from './jobs/sessions-view.reader';
 import { createStepScheduler } from './jobs/step-scheduler';
 import { createDrains, type Drains } from './machine/drains';
 import { createDrainMetrics } from './ops/drain-metrics';
@@ -26,7 +24,7 @@ export interface DrainSeams {
   driver: OrchestratorDriver;
   /** @defaultValue `Date.now` */
   now?: () => number;
-  /** @defaultValue the adapter's `GET /v1/runners` */
+  /** @defaultValue the adapter's sessions view in Redis */
   sessions?: SessionsSource;
 }
 
@@ -103,10 +101,10 @@ export function composeDrainController(
       commands: createAdapterCommands({ producer: adapterCommands, now }),
       sessions:
         seams.sessions ??
-        adapterSessionsSource({
-          adapterUrl: config.ADAPTER_URL,
-          token: bearerToken(readSecretFileText(config.ADAPTER_TOKEN_FILE, { scrubber: runtime.secrets })),
-          now,
+        sessionsViewSource({
+          redis: redis.producer,
+          adapterStatePrefix: config.ADAPTER_STATE_PREFIX,
+          maxAgeMs: config.SESSIONS_VIEW_MAX_AGE_MS,
         }),
       driver: fenceReplacements(seams.driver, lease, now),
       logger,
@@ -114,6 +112,7 @@ export function composeDrainController(
       pollMs: config.POLL_MS,
       nodeReadyTimeoutMs: config.NODE_READY_TIMEOUT_MS,
       adapterCommandTimeoutMs: config.ADAPTER_COMMAND_TIMEOUT_MS,
+      resumeTimeoutMs: config.RESUME_TIMEOUT_MS,
     },
     {
       connection: redis.worker,

@@ -84,10 +84,7 @@ export const IMAGE_CATALOG: Readonly<Record<string, CatalogImage>> = Object.free
     }),
     assets: secp256k1BindingAssets,
   },
-  'drain-controller': service('drain-controller', 7103, ['ADAPTER_TOKEN_FILE'], {
-    ORCHESTRATOR_DRIVER: 'kubernetes',
-    ADAPTER_URL: 'http://127.0.0.1:9',
-  }),
+  'drain-controller': service('drain-controller', 7103, [], { ORCHESTRATOR_DRIVER: 'kubernetes' }),
   dashboard: (() => {
     const dashboard = service('dashboard', 7100);
     // The board's page and one of its bundled UI files, served from the image's assets.

@@ -64,9 +64,6 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
     service('drain-controller', 'apps/drain-controller/src/main.ts', config.DRAIN_CONTROLLER_PORT, {
       ...ours,
       ...redis,
-      ADAPTER_URL: `http://127.0.0.1:${config.ADAPTER_PORT}`,
-      // The adapter's API takes the shared read token for its GET routes.
-      ADAPTER_TOKEN_FILE: secrets.readToken,
       // Really replaces the simulator: the stack's supervisor starts a new process, as a Node restart would.
       REPLACE_COMMAND: [
         `'${context.nodePath}' --import tsx`,

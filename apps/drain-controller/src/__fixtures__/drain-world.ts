@@ -4,7 +4,7 @@ import { INSTANCE_EVENTS_QUEUE, type DrainRecord, type RunnersResponse } from '@
 import { createProducer, createRedisConnection, type Producer } from '@sandbox/queue';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { waitFor } from '@sandbox/testing';
+import { waitFor, type RedisFixture } from '@sandbox/testing';
 import { pino } from 'pino';
 import type { DrainParts } from '../service';
 import type { SupervisedSim } from './processes';
@@ -23,12 +23,6 @@ export interface TestKit {
   };
 }
 
-/** The part of a Redis fixture the world uses. */
-export interface RedisFixture {
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
 /** A drain-controller running in this process. */
 export interface RunningController {
   readonly parts: DrainParts;
@@ -43,6 +37,11 @@ export interface DrainWorld {
   readonly backend: SseBackend;
   readonly adapterUrl: string;
   readonly prefix: string;
+  /** The adapter's STATE_PREFIX (its sessions view is under it). */
+  readonly adapterStatePrefix: string;
+  /** kill -9 of the adapter; it stays down until {@link DrainWorld.restartAdapter}. */
+  killAdapter(): Promise<void>;
+  restartAdapter(): Promise<void>;
   /** Node's bootstrap secret (a canary: it must never show in the controller's logs or jobs). */
   readonly secret: string;
   /** Authorization headers for the services' APIs. */
@@ -92,6 +91,9 @@ export async function startDrainWorld(
     backend,
     adapterUrl,
     prefix,
+    adapterStatePrefix: members.adapterStatePrefix,
+    killAdapter: members.killAdapter,
+    restartAdapter: members.restartAdapter,
     secret: members.secret,
     headers: kit.access.headers,
     advanceClock: (ms) => (offset += ms),

@@ -16,13 +16,12 @@ export function drainControllerEnv(
 ): Record<string, string> {
   return {
     ...kit.access.env,
-    ADAPTER_TOKEN_FILE: kit.access.env.READ_TOKEN_FILE,
     REDIS_URL: members.redis.url,
     QUEUE_PREFIX: members.prefix,
     KEY_PREFIX: `${members.prefix}-drain`,
     // One replica restarted in place: it takes its lease back at once.
     LEASE_HOLDER_ID: 'drain-controller-0',
-    ADAPTER_URL: members.adapterUrl,
+    ADAPTER_STATE_PREFIX: members.adapterStatePrefix,
     REPLACE_COMMAND: members.sim.replaceCommand,
     NODE_READY_URL: `${members.sim.metricsUrl}/readyz`,
     POLL_MS: '100',

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort, startRedis, waitFor } from '@sandbox/testing';
-import type { RedisFixture, TestKit } from './drain-world';
+import { findFreePort, startRedis, waitFor, type RedisFixture } from '@sandbox/testing';
+import type { TestKit } from './drain-world';
 import { ADAPTER_MAIN, spawnChild, startSupervisedSim, type Child, type SupervisedSim } from './processes';
 import { startSseBackend, type SseBackend } from './sse-backend';
 
@@ -18,6 +18,12 @@ export interface WorldMembers {
   readonly backend: SseBackend;
   readonly sim: SupervisedSim;
   readonly adapterUrl: string;
+  /** The adapter's STATE_PREFIX (its sessions view is under it). */
+  readonly adapterStatePrefix: string;
+  /** kill -9 of the adapter (its whole process group); it stays down until {@link restartAdapter}. */
+  killAdapter(): Promise<void>;
+  /** Starts the adapter again, as its supervisor would, and waits until it is ready. */
+  restartAdapter(): Promise<void>;
   /** The kit's base environment plus `env` (what every child gets). */
   childEnv(env: Record<string, string>): Record<string, string>;
   stop(): Promise<void>;
@@ -35,6 +41,7 @@ export async function startWorldMembers(
 ): Promise<WorldMembers> {
   const childEnv = (env: Record<string, string>) => ({ ...kit.baseEnv, ...env });
   const prefix = `${name}-${randomBytes(4).toString('hex')}`;
+  const adapterStatePrefix = `${prefix}-adapter`;
   const dir = await mkdtemp(join(tmpdir(), 'drain-spec-'));
   const secretFile = join(dir, 'bootstrap-secret');
   const secret = `canary-bootstrap-${randomBytes(12).toString('hex')}`;
@@ -72,13 +79,27 @@ export async function startWorldMembers(
     NODE_URL: sim.publicUrl,
     BOOTSTRAP_SECRET_FILE: secretFile,
     QUEUE_PREFIX: prefix,
-    STATE_PREFIX: `${prefix}-adapter`,
+    STATE_PREFIX: adapterStatePrefix,
     PORT: String(adapterPort),
     LOG_LEVEL: 'warn',
     COMMAND_TIMEOUT_MS: '20000',
   });
-  started.push(spawnChild(['--import', 'tsx', ADAPTER_MAIN], adapterEnv));
+  let adapter = spawnChild(['--import', 'tsx', ADAPTER_MAIN], adapterEnv);
+  started.push(adapter);
   const adapterUrl = `http://127.0.0.1:${adapterPort}`;
   await ready(`${adapterUrl}/readyz`, 'adapter ready');
-  return { prefix, secret, redis, backend, sim, adapterUrl, childEnv, stop };
+  const killAdapter = () => adapter.kill('SIGKILL');
+  const restartAdapter = async () => {
+    adapter = spawnChild(['--import', 'tsx', ADAPTER_MAIN], adapterEnv);
+    started.push(adapter);
+    await waitFor(httpReady(`${adapterUrl}/readyz`), {
+      description: 'adapter ready again',
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
+  };
+  return {
+    ...{ prefix, secret, redis, backend, sim, adapterUrl, adapterStatePrefix, childEnv, stop },
+    ...{ killAdapter, restartAdapter },
+  };
 }

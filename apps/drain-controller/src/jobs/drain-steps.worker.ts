@@ -6,7 +6,7 @@ import type { DrainEvent } from '../machine/drain-machine';
 import type { Drains } from '../machine/drains';
 import { ReplacementError, type OrchestratorDriver } from '../drivers/orchestrator-driver';
 import type { AdapterCommands, CommandState } from './adapter-commands';
-import type { SessionsSource } from './sessions-source';
+import type { SessionsSource } from './sessions-view.reader';
 
 /** What the steps work with. */
 export interface StepDeps {
@@ -20,6 +20,8 @@ export interface StepDeps {
   nodeReadyTimeoutMs: number;
   /** A withdraw-all or cancel-sessions the adapter has not completed after this long fails the drain. */
   adapterCommandTimeoutMs: number;
+  /** A resume the adapter has not completed after this long ends the drain `failed`. */
+  resumeTimeoutMs: number;
 }
 
 /** Looks again later: the job goes back to delayed without spending an attempt. */
@@ -92,8 +94,13 @@ async function waitSessions(deps: StepDeps, drainId: string, job: Job): Promise<
   }
   const untilDeadline = Date.parse(record.deadline) - deps.now();
   try {
-    const sessions = await deps.sessions();
-    const applied = await deps.drains.apply(drainId, { type: 'sessions', sessions });
+    const reading = await deps.sessions();
+    if (!reading.known) {
+      deps.logger.warn({ drainId, reason: reading.reason }, 'sessions at Node unknown; waiting');
+      await deps.drains.apply(drainId, { type: 'sessions-unknown' });
+      return await pollLater(job, Math.min(deps.pollMs, untilDeadline));
+    }
+    const applied = await deps.drains.apply(drainId, { type: 'sessions', sessions: reading.sessions });
     if (applied.kind !== 'ok' || applied.record.phase !== 'draining') return;
     const quiet = applied.record.quietSince;
     const untilQuiet = quiet === null ? deps.pollMs : Date.parse(quiet) + record.quietPeriodMs - deps.now();
@@ -148,9 +155,16 @@ async function waitNode(deps: StepDeps, drainId: string, job: Job): Promise<void
 }
 
 async function resume(deps: StepDeps, drainId: string, job: Job): Promise<void> {
-  if ((await inPhase(deps, drainId, 'resuming')) === undefined) return;
-  // Resuming is how every drain ends, failed ones too: a failed command is run again until it takes.
+  const record = await inPhase(deps, drainId, 'resuming');
+  if (record === undefined) return;
+  // Resuming is how every drain ends, failed ones too: a failed command is run again until it takes,
+  // and that re-queueing is also what leaves the resume waiting for the adapter at the bound.
   const state = await deps.commands.check('resume', drainId, { retryFailed: true });
+  if (state.state === 'pending' && deps.now() - phaseSince(record) >= deps.resumeTimeoutMs) {
+    const reason = `the adapter did not complete resume within ${deps.resumeTimeoutMs} ms; it stays queued and registers the runners again once the adapter runs it`;
+    await deps.drains.apply(drainId, { type: 'resume-timed-out', reason });
+    return;
+  }
   await followCommand(deps, job, drainId, state, ({ result }) => ({ type: 'resumed', result }));
 }
 

@@ -96,6 +96,31 @@ describe('the drain phases', () => {
     expect(record.phase).toBe('cancelling');
   });
 
+  it('never moves on while the sessions are unknown, and restarts the quiet period after one', () => {
+    let record = run(draining(), [[{ type: 'sessions', sessions: sessions(0, T0 + 10_000) }, T0 + 10_000]]);
+    expect(record.quietSince).toBe(new Date(T0 + 10_000).toISOString());
+    record = run(record, [[{ type: 'sessions-unknown' }, T0 + 50_000]]);
+    expect(record).toMatchObject({ phase: 'draining', quietSince: null });
+    // The last known count stays on the record; only the quiet period starts again.
+    expect(record.sessions?.total).toBe(0);
+    record = run(record, [
+      [{ type: 'sessions', sessions: sessions(0, T0 + 60_000) }, T0 + 60_000],
+      [{ type: 'sessions', sessions: sessions(0, T0 + 89_999) }, T0 + 89_999],
+    ]);
+    expect(record.phase).toBe('draining');
+    record = run(record, [[{ type: 'sessions', sessions: sessions(0, T0 + 90_000) }, T0 + 90_000]]);
+    expect(record.phase).toBe('cancelling');
+    // A view taken before the withdrawal completed (T0 in the adapter's result) counts as unknown too.
+    const early = run(draining(), [
+      [{ type: 'sessions', sessions: sessions(0, T0 + 10_000) }, T0 + 10_000],
+      [{ type: 'sessions', sessions: sessions(0, T0 - 1) }, T0 + 20_000],
+    ]);
+    expect(early).toMatchObject({ phase: 'draining', quietSince: null });
+    expect(early.sessions?.observedAt).toBe(new Date(T0 + 10_000).toISOString());
+    // Outside draining an unknown changes nothing.
+    expect(advance(record, { type: 'sessions-unknown' }, T0 + 91_000)).toEqual({ record });
+  });
+
   it('cancels at the deadline and not a millisecond before', () => {
     const before = run(draining(), [[{ type: 'deadline' }, T0 + 6 * HOUR - 1]]);
     expect(before.phase).toBe('draining');
@@ -143,6 +168,22 @@ describe('the drain phases', () => {
     expect(again.phase).toBe('resuming');
     expect(again.lastError?.message).toBe('later');
     expect(run(again, [[{ type: 'resumed', result: result('resume') }, T0 + 3]]).phase).toBe('failed');
+  });
+
+  it('ends failed when the resume is not completed in time, whatever the outcome was', () => {
+    const resuming = run(drain(), [[{ type: 'abort' }, T0 + 1]]);
+    expect(resuming).toMatchObject({ phase: 'resuming', outcome: 'aborted' });
+    const ended = run(resuming, [[{ type: 'resume-timed-out', reason: 'no resume' }, T0 + 2]]);
+    expect(ended).toMatchObject({
+      phase: 'failed',
+      outcome: 'failed',
+      lastError: { message: 'no resume', at: new Date(T0 + 2).toISOString() },
+      finishedAt: new Date(T0 + 2).toISOString(),
+    });
+    // Only a resuming drain ends this way; a late one changes nothing.
+    expect(advance(ended, { type: 'resume-timed-out', reason: 'late' }, T0 + 3)).toEqual({ record: ended });
+    const early = draining();
+    expect(advance(early, { type: 'resume-timed-out', reason: 'x' }, T0 + 3)).toEqual({ record: early });
   });
 });
 

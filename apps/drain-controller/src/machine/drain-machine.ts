@@ -12,12 +12,16 @@ import {
 export type DrainEvent =
   | { type: 'withdrawn'; result: AdapterCommandResult }
   | { type: 'sessions'; sessions: DrainSessions }
+  /** The sessions could not be known (no fresh view): never "none left". */
+  | { type: 'sessions-unknown' }
   | { type: 'deadline' }
   | { type: 'cancelled'; result: AdapterCommandResult }
   | { type: 'replace-started' }
   | { type: 'replaced' }
   | { type: 'node-ready' }
   | { type: 'resumed'; result: AdapterCommandResult }
+  /** The adapter did not complete the resume within its bound: the drain ends `failed` without it. */
+  | { type: 'resume-timed-out'; reason: string }
   | { type: 'failed'; reason: string }
   | { type: 'abort' }
   | { type: 'extend'; byMs: number };
@@ -84,6 +88,9 @@ function step(record: DrainRecord, event: DrainEvent, now: number): DrainRecord 
       return moveTo({ ...record, runners: runnersOf(event.result) }, 'draining', now);
     case 'sessions':
       return phase === 'draining' ? observeSessions(record, event.sessions, now) : record;
+    case 'sessions-unknown':
+      // A quiet period counts only time in which Node was seen to show no session: it starts again.
+      return phase === 'draining' && record.quietSince !== null ? { ...record, quietSince: null } : record;
     case 'deadline':
       if (phase !== 'withdrawing' && phase !== 'draining') return record;
       if (now < Date.parse(record.deadline)) return record;
@@ -110,6 +117,12 @@ function step(record: DrainRecord, event: DrainEvent, now: number): DrainRecord 
     case 'resumed':
       if (phase !== 'resuming') return record;
       return finish({ ...record, runners: runnersOf(event.result) }, now);
+    case 'resume-timed-out':
+      if (phase !== 'resuming') return record;
+      return finish(
+        { ...record, outcome: 'failed', lastError: { message: truncate(event.reason), at: iso(now) } },
+        now,
+      );
     case 'failed':
       return fail(record, event.reason, now);
     default:
@@ -120,6 +133,10 @@ function step(record: DrainRecord, event: DrainEvent, now: number): DrainRecord 
 function observeSessions(record: DrainRecord, sessions: DrainSessions, now: number): DrainRecord {
   if (now >= Date.parse(record.deadline))
     return moveTo({ ...record, sessions }, 'cancelling', now, 'window expired');
+  // A view the adapter took before its withdrawal completed (both stamps are the adapter's clock) may
+  // miss a session reserved just before it: it proves nothing, so it counts as unknown.
+  if (record.runners !== null && Date.parse(sessions.observedAt) < Date.parse(record.runners.at))
+    return record.quietSince === null ? record : { ...record, quietSince: null };
   if (sessions.total > 0) return { ...record, sessions, quietSince: null };
   const quietSince = record.quietSince ?? iso(now);
   const quiet = { ...record, sessions, quietSince };

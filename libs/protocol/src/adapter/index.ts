@@ -1,1 +1,2 @@
 export * from './runners-api.schema';
+export * from './sessions-view.schema';

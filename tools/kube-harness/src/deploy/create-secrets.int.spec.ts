@@ -86,7 +86,7 @@ describeWithKube('deploy/create-secrets.sh with kubectl', () => {
     expect(data['redis-auth']?.['auth.conf']).toBe(`requirepass ${password}\n`);
     expect(data['adapter-bootstrap']?.['secret']).not.toBe(data['handoff-intake']?.['secret']);
     expect(Object.keys(data['adapter-api-tokens'] ?? {}).sort()).toEqual(['admin', 'read']);
-    // Each service its own tokens: the drain-controller calls the adapter with the adapter's read token.
+    // Each service its own tokens: the adapter's and the drain-controller's differ.
     expect(data['adapter-api-tokens']?.['read']).toMatch(/^[0-9a-f]{64}$/);
     expect(data['drain-controller-api-tokens']?.['read']).not.toBe(data['adapter-api-tokens']?.['read']);
     // Values go through files, never the command line or the script's output.

@@ -40,7 +40,7 @@ const SECRETS: Record<string, string[]> = {
     'redis-auth',
   ],
   dashboard: ['dashboard-api-tokens', 'redis-auth'],
-  'drain-controller': ['adapter-api-tokens', 'drain-controller-api-tokens', 'redis-auth'],
+  'drain-controller': ['drain-controller-api-tokens', 'redis-auth'],
   'livepeer-node': ['adapter-bootstrap', 'handoff-intake'],
   redis: ['redis-auth'],
   'redeemer-sim': ['redeemer-credential'],
@@ -79,26 +79,30 @@ describeWithKube('deploy/ overlays, as kustomize renders them', () => {
     expect(rendered[overlay].filter((object) => object.kind === 'Secret')).toEqual([]);
   });
 
-  it.each(OVERLAYS)("%s: gives the drain-controller a token the adapter's API accepts", (overlay) => {
-    const all = workloads(rendered[overlay]);
-    const named = (name: string) => {
-      const found = all.find((w) => w.name === name);
-      if (!found) throw new Error(`${overlay} renders no ${name}`);
-      return found;
-    };
-    const controller = named('drain-controller');
-    const adapter = named('adapter');
-    const sends = secretKeyAt(controller, containerEnv(controller, 'ADAPTER_TOKEN_FILE') ?? '');
-    const accepted = ['READ_TOKEN_FILE', 'ADMIN_TOKEN_FILE'].map((name) =>
-      secretKeyAt(adapter, containerEnv(adapter, name) ?? ''),
-    );
-    expect(sends).toEqual({ secret: 'adapter-api-tokens', key: 'read' });
-    expect(accepted).toContainEqual(sends);
-    // Its own tokens (those of its API) are another Secret: the adapter would answer 401.
-    expect(secretKeyAt(controller, containerEnv(controller, 'READ_TOKEN_FILE') ?? '')?.secret).toBe(
-      'drain-controller-api-tokens',
-    );
-  });
+  it.each(OVERLAYS)(
+    "%s: has the drain-controller read the adapter's sessions view, not its API",
+    (overlay) => {
+      const all = workloads(rendered[overlay]);
+      const named = (name: string) => {
+        const found = all.find((w) => w.name === name);
+        if (!found) throw new Error(`${overlay} renders no ${name}`);
+        return found;
+      };
+      const controller = named('drain-controller');
+      const adapter = named('adapter');
+      // The view is a key under the adapter's STATE_PREFIX (default `adapter`) in the same Redis.
+      expect(containerEnv(controller, 'ADAPTER_STATE_PREFIX')).toBe(
+        containerEnv(adapter, 'STATE_PREFIX') ?? 'adapter',
+      );
+      expect(containerEnv(controller, 'REDIS_URL')).toBe(containerEnv(adapter, 'REDIS_URL'));
+      expect(containerEnv(controller, 'ADAPTER_URL')).toBeUndefined();
+      expect(containerEnv(controller, 'ADAPTER_TOKEN_FILE')).toBeUndefined();
+      // Its own tokens (those of its API) are its own Secret.
+      expect(secretKeyAt(controller, containerEnv(controller, 'READ_TOKEN_FILE') ?? '')?.secret).toBe(
+        'drain-controller-api-tokens',
+      );
+    },
+  );
 
   it.each(OVERLAYS)(
     '%s: runs every container non-root, read-only, without privilege or capabilities',
