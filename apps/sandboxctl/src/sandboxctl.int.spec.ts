@@ -17,7 +17,7 @@ import {
   TicketListResponseSchema,
 } from '@sandbox/protocol';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local';
-import { findFreePort, startStack, type StackProcess } from '@sandbox/testing';
+import { asRoot, describeRequiring, findFreePort, startStack, type StackProcess } from '@sandbox/testing';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,9 +28,7 @@ import { cliEnvironment, exampleManifest } from './__fixtures__/cli-env';
 import { runWith, type CliRun } from './__fixtures__/memory-io';
 
 const isRoot = process.getuid?.() === 0;
-const describeAsRoot = isRoot ? describe : describe.skip;
-if (!isRoot)
-  process.stdout.write('sandboxctl apps tests skipped: instance-manager (local driver) needs root\n');
+const describeAsRoot = describeRequiring(asRoot);
 const APP = 'ctl-echo';
 
 let stack: StackProcess;

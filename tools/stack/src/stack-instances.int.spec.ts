@@ -1,6 +1,7 @@
 // The stack's handling of real app instances on stop (root: network namespaces, iptables, podman).
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, expect, it } from '@jest/globals';
 import { createLocalDriver, ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { asRoot, describeRequiring } from '@sandbox/testing';
 import { pino } from 'pino';
 import { localInstances, settleInstances } from './stack-instances';
 
@@ -8,7 +9,7 @@ const PREFIX = 'sti';
 const SUBNET = '10.219.248.0/24';
 const logger = pino({ level: 'error' });
 const options = { prefix: PREFIX, subnet: SUBNET, logger };
-const describeAsRoot = process.getuid?.() === 0 ? describe : describe.skip;
+const describeAsRoot = describeRequiring(asRoot);
 
 describeAsRoot('the stack and real app instances', () => {
   const instances = localInstances(options);
