@@ -55,3 +55,19 @@ export function describeRequiring(...requirements: Requirement[]): typeof descri
     describe.skip(name, fn);
   }, describe);
 }
+
+/** `it` for one test that needs `requirements`, with the same rule as {@link describeRequiring}. */
+export function itRequiring(...requirements: Requirement[]): typeof it {
+  const plan = suitePlan(requirements);
+  if (plan.kind === 'run') return it;
+  return Object.assign((name: string, fn?: () => unknown, timeout?: number) => {
+    if (plan.kind === 'fail') {
+      it(name, () => {
+        throw new Error(`"${name}" needs ${plan.needs}, and this run forbids skipping`);
+      });
+      return;
+    }
+    process.stderr.write(`SKIPPED "${name}": needs ${plan.needs}\n`);
+    it.skip(name, fn as () => void, timeout);
+  }, it);
+}

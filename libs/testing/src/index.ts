@@ -55,6 +55,7 @@ export {
   commandWorks,
   describeRequiring,
   goOnPath,
+  itRequiring,
   suitePlan,
   type Requirement,
   type SuitePlan,
