@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { describe, it } from '@jest/globals';
 import { requireAllTests } from './config';
+
+// `describe` and `it` are Jest's globals here, not imports from @jest/globals: this library is also
+// loaded by benches and tools outside Jest, where that import fails; these functions run only in specs.
 
 /** Something a suite needs from the machine; `missing` names it in the skip or failure message. */
 export interface Requirement {
