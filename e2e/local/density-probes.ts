@@ -55,19 +55,25 @@ export function stackProcesses(stack: StackProcess) {
   };
 }
 
+/**
+ * The role of one of a sandbox's processes. runsc re-executes itself (comm `exe`) and names its
+ * children by argv[0]: `runsc-sandbox` is the sentry (gVisor's kernel), `runsc-gofer` the file proxy;
+ * the processes below the sentry are the app's own (systrap stubs). conmon is podman's monitor.
+ */
+export function sandboxRole(comm: string, argv0: string): 'sentry' | 'gofer' | 'conmon' | 'app' {
+  if (comm === 'conmon') return 'conmon';
+  if (argv0.endsWith('runsc-sandbox')) return 'sentry';
+  if (argv0.endsWith('runsc-gofer')) return 'gofer';
+  return 'app';
+}
+
 /** PSS of the sandboxes' processes by role, in bytes. */
 export function sandboxPss(processes: readonly HostProcess[]): Record<string, number> {
-  const role = (comm: string) =>
-    comm === 'runsc-sandbox'
-      ? 'sentry'
-      : comm === 'runsc-gofer'
-        ? 'gofer'
-        : comm === 'conmon'
-          ? 'conmon'
-          : 'app';
   const sums: Record<string, number> = { sentry: 0, gofer: 0, conmon: 0, app: 0 };
-  for (const process of processes)
-    sums[role(process.comm)] = (sums[role(process.comm)] ?? 0) + pssBytes(process.pid);
+  for (const process of processes) {
+    const role = sandboxRole(process.comm, commandLine(process.pid).split(' ')[0] ?? '');
+    sums[role] = (sums[role] ?? 0) + pssBytes(process.pid);
+  }
   return sums;
 }
 
