@@ -96,6 +96,7 @@ async function burst(python: string, stack: StackProcess, clients: number): Prom
     printFigure(name('no_runner_wait_p99_ms'), percentile(waited, 99), waited.length);
   }
   printFigure(name('unserved_count'), results.length - served.length, clients);
+  for (const result of results) if (!result.ok) process.stderr.write(`unserved: ${JSON.stringify(result)}\n`);
   printFigure(name('pool_full_again_s'), await poolFull(stack, endedAt), 1);
   const refilled = (await instances(stack)).filter(
     (instance) => instance.readyAt !== undefined && Date.parse(instance.readyAt) > startedAt,
