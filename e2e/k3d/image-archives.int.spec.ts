@@ -1,23 +1,23 @@
 // `npm run images -- --out DIR` as the k3d suite runs it: every archive in the layouts k3d, docker
 // and ctr read, the pinned k3d overlay naming exactly the images built, and (as root, with Debian's
 // containerd) one archive imported by `ctr images import` and listed by the CRI under its name.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureKubeBinaries, overlayDir, renderKustomization, startLocalNode } from '@sandbox/kube-harness';
 import { ensureRunscBuild } from '@sandbox/sandbox-local';
+import { asRoot, commandWorks, describeRequiring, goOnPath, itRequiring } from '@sandbox/testing';
 import { pino } from 'pino';
 import { exec } from './exec';
 import { checkUnpackedArchive, REFERENCE, type CheckedArchive } from './image-archives';
 import { buildImageArchives, imagesWithoutArchive, renderedImages } from './install';
 
-const hasGo = spawnSync('go', ['version']).status === 0;
-const canImport = process.getuid?.() === 0 && spawnSync('containerd', ['--version']).status === 0;
-if (!hasGo) process.stdout.write('image archive checks skipped: kustomize is built with go\n');
-const describeWithGo = hasGo ? describe : describe.skip;
-const itAsRootWithContainerd = canImport ? it : it.skip;
+const describeWithGo = describeRequiring(goOnPath());
+const itAsRootWithContainerd = itRequiring(
+  asRoot,
+  commandWorks('containerd', ['--version'], "Debian's containerd"),
+);
 
 /** The images the k3d overlay runs from this repository, sorted. */
 const INSTALLED = [

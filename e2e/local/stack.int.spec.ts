@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { startStack, type StackProcess } from '@sandbox/testing';
+import {
+  alertQueries,
+  dashboardQueries,
+  exposedMetricNames,
+  queriesReadingMissingMetrics,
+} from '@sandbox/kube-harness';
+import { asRoot, itRequiring, startStack, type StackProcess } from '@sandbox/testing';
 import { refusesConnections } from './port-probe';
 
 let stack: StackProcess;
@@ -95,6 +101,24 @@ describe('npm start (tools/stack)', () => {
       socket.on('error', reject);
     });
     expect(reply).toMatch(/^-NOAUTH/);
+  });
+
+  // Every service that owns metrics (instance-manager needs root for its local driver).
+  itRequiring(asRoot)('exposes every metric the Grafana dashboard and the alert rules read', async () => {
+    const { ports } = stack;
+    const exposed = new Set<string>();
+    for (const port of [
+      ports.INSTANCE_MANAGER_PORT,
+      ports.ADAPTER_PORT,
+      ports.DRAIN_CONTROLLER_PORT,
+      ports.REDEMPTION_HANDOFF_PORT,
+      ports.VERIFIER_PORT,
+    ]) {
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(response.status).toBe(200);
+      for (const name of exposedMetricNames(await response.text())) exposed.add(name);
+    }
+    expect(queriesReadingMissingMetrics([...dashboardQueries(), ...alertQueries()], exposed)).toEqual([]);
   });
 
   it('stops every member on SIGINT and exits 0', async () => {

@@ -2,10 +2,23 @@
 // instances, the adapter registers them with Node (the simulator), the official Python SDK's client side
 // discovers, reserves, calls HTTP, SSE and WebSocket through Node and stops, and the single-session
 // instance is then replaced. Needs root (network namespaces, iptables), as the instance-manager does.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { InstanceListSchema } from '@sandbox/protocol';
+<<<<<<< HEAD
 import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import { ensureSdkVenv, exampleAppSpec, startStack, waitFor, type StackProcess } from '@sandbox/testing';
+=======
+import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import {
+  asRoot,
+  describeRequiring,
+  ensureSdkVenv,
+  exampleAppSpec,
+  startStack,
+  waitFor,
+  type StackProcess,
+} from '@sandbox/testing';
+>>>>>>> wt/dups
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
@@ -13,9 +26,7 @@ import { parseSteps } from '../k3d/sdk-client-pod';
 import { declareApp, discoveredRunners as runnersOf } from '../k3d/system-flow';
 
 const APP = 'echo';
-const isRoot = process.getuid?.() === 0;
-const describeAsRoot = isRoot ? describe : describe.skip;
-if (!isRoot) process.stdout.write('system e2e skipped: the local driver needs root\n');
+const describeAsRoot = describeRequiring(asRoot);
 
 let stack: StackProcess;
 let python = '';

@@ -2,7 +2,7 @@
 // the eval-responder as an ordinary app, instance-manager runs it in gVisor, the adapter registers it with
 // Node (the simulator), and the verifier evaluates it as a paying client. Winning tickets of its session
 // reach redemption-handoff; the report verifies offline. Needs root (network namespaces, iptables).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { verifyReport } from '@sandbox/evaluation-report';
 import {
   DiscoveryEntrySchema,
@@ -11,14 +11,11 @@ import {
   TargetStatusSchema,
   TicketListResponseSchema,
 } from '@sandbox/protocol';
-import { waitFor } from '@sandbox/testing';
 import { z } from 'zod';
-import { startStack, type StackProcess } from '@sandbox/testing';
+import { asRoot, describeRequiring, startStack, waitFor, type StackProcess } from '@sandbox/testing';
 
 const APP = 'eval-responder';
-const isRoot = process.getuid?.() === 0;
-const describeAsRoot = isRoot ? describe : describe.skip;
-if (!isRoot) process.stdout.write('verifier e2e skipped: the local driver needs root\n');
+const describeAsRoot = describeRequiring(asRoot);
 
 let stack: StackProcess;
 const url = (port: number, path: string) => `http://127.0.0.1:${port}${path}`;

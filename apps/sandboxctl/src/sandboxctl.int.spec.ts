@@ -16,8 +16,13 @@ import {
   TargetListResponseSchema,
   TicketListResponseSchema,
 } from '@sandbox/protocol';
+<<<<<<< HEAD
 import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import { findFreePort, startStack, type StackProcess } from '@sandbox/testing';
+=======
+import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { asRoot, describeRequiring, findFreePort, startStack, type StackProcess } from '@sandbox/testing';
+>>>>>>> wt/dups
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,9 +33,7 @@ import { cliEnvironment, exampleManifest } from './__fixtures__/cli-env';
 import { runWith, type CliRun } from './__fixtures__/memory-io';
 
 const isRoot = process.getuid?.() === 0;
-const describeAsRoot = isRoot ? describe : describe.skip;
-if (!isRoot)
-  process.stdout.write('sandboxctl apps tests skipped: instance-manager (local driver) needs root\n');
+const describeAsRoot = describeRequiring(asRoot);
 const APP = 'ctl-echo';
 
 let stack: StackProcess;

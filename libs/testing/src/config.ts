@@ -17,3 +17,11 @@ export function leaseSpecRounds(): number {
 export function leaseReportFile(): string | undefined {
   return process.env['LEASE_REPORT_FILE'];
 }
+
+/**
+ * Whether every suite must run (`SANDBOX_TESTS_REQUIRE_ALL=true`, set by `.ci/run`): then a suite
+ * missing root or a tool fails instead of skipping.
+ */
+export function requireAllTests(): boolean {
+  return process.env['SANDBOX_TESTS_REQUIRE_ALL'] === 'true';
+}

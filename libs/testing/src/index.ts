@@ -6,7 +6,7 @@ export { findFreePort } from './free-port';
 export { createMemoryLogger, type MemoryLogger } from './memory-logger';
 export { ensureSdkVenv, findPython, SDK_PACKAGE } from './python-sdk-venv';
 export { startTsProcess, waitForHttpReady, type TsProcessOptions } from './ts-process';
-export { leaseSpecRounds, parentEnv } from './config';
+export { leaseSpecRounds, parentEnv, requireAllTests } from './config';
 export { exampleAppSpec } from './example-app-spec';
 export { buyPaidSession, type PaidSession } from './paid-session';
 export { createTestAccess, type TestAccess, type TestTokens } from './access-tokens';
@@ -50,3 +50,13 @@ export {
 } from './stack-process';
 export { createMemoryCgroup, type MemoryCgroup } from './memory-cgroup';
 export { allocatedBytes, topAllocationSites, type SamplingProfile } from './heap-sampling';
+export {
+  asRoot,
+  commandWorks,
+  describeRequiring,
+  goOnPath,
+  itRequiring,
+  suitePlan,
+  type Requirement,
+  type SuitePlan,
+} from './describe-requiring';

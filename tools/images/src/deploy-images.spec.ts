@@ -1,5 +1,4 @@
-import { beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
+import { beforeAll, expect, it } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import {
   renderKustomization,
 } from '@sandbox/kube-harness';
 import { IMAGE_APP_PATH, IMAGE_NODE_PATH } from '@sandbox/sandbox-local';
+import { describeRequiring, goOnPath } from '@sandbox/testing';
 import { IMAGE_CATALOG } from './catalog';
 import { DEPLOY_DIR, splitReference, writePinKustomization } from './pin-kustomization';
 
@@ -19,7 +19,7 @@ import { DEPLOY_DIR, splitReference, writePinKustomization } from './pin-kustomi
 const EXTERNAL = ['docker.io/library/redis', 'docker.io/livepeer/go-livepeer'];
 const OURS = /^localhost\/sandbox-(.+)$/;
 /** kustomize is built with Go by the kube harness. */
-const describeWithGo = spawnSync('go', ['version']).status === 0 ? describe : describe.skip;
+const describeWithGo = describeRequiring(goOnPath());
 
 let kustomize = '';
 const rendered: Record<string, KubernetesObject[]> = {};

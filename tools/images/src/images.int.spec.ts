@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '@sandbox/sandbox-local';
+import { asRoot, describeRequiring } from '@sandbox/testing';
 import { pino } from 'pino';
 import { buildImages, type BuiltImage } from './build-images';
 import { IMAGE_NAMES } from './catalog';
 
 /** podman and runsc run containers as root here. */
-const describeAsRoot = process.getuid?.() === 0 ? describe : describe.skip;
+const describeAsRoot = describeRequiring(asRoot);
 const logger = pino({ level: 'error' });
 
 let outDir = '';

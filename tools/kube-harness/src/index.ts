@@ -38,3 +38,9 @@ export {
 } from './local-cluster/cluster-layout';
 export { findPromtool } from './test-support/promtool.fixture';
 export { requireKubectl } from './test-support/kubectl.fixture';
+export {
+  alertQueries,
+  dashboardQueries,
+  exposedMetricNames,
+  queriesReadingMissingMetrics,
+} from './deploy/monitoring-queries';

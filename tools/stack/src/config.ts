@@ -24,6 +24,9 @@ export const StackConfigSchema = z.object({
     .string()
     .regex(/^[a-z]{2,4}$/)
     .default('sbx'),
+  /** CPUs and MiB the local instances may request in total (instance-manager's LOCAL_CAPACITY_*); unset: the host's. */
+  INSTANCE_CAPACITY_CPUS: z.coerce.number().positive().max(4096).optional(),
+  INSTANCE_CAPACITY_MEMORY_MB: z.coerce.number().int().positive().optional(),
   /** App ports Node may dial on instance addresses (Node dials private addresses only when granted). */
   APP_PORTS: z
     .string()

@@ -1,7 +1,8 @@
 // The stack's handling of real app instances on stop (root: network namespaces, iptables, podman).
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, expect, it } from '@jest/globals';
 import { createLocalDriver } from '@sandbox/sandbox-local';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
+import { asRoot, describeRequiring } from '@sandbox/testing';
 import { pino } from 'pino';
 import { localInstances, settleInstances } from './stack-instances';
 
@@ -9,7 +10,7 @@ const PREFIX = 'sti';
 const SUBNET = '10.219.248.0/24';
 const logger = pino({ level: 'error' });
 const options = { prefix: PREFIX, subnet: SUBNET, logger };
-const describeAsRoot = process.getuid?.() === 0 ? describe : describe.skip;
+const describeAsRoot = describeRequiring(asRoot);
 
 describeAsRoot('the stack and real app instances', () => {
   const instances = localInstances(options);

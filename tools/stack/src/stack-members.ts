@@ -52,6 +52,12 @@ export function stackMembers(config: StackConfig, context: StackContext): Proces
             LOCAL_SUBNET: config.INSTANCE_SUBNET,
             LOCAL_PREFIX: config.INSTANCE_PREFIX,
             LOCAL_PROTECTED_PORTS: stackPorts(config).join(','),
+            ...(config.INSTANCE_CAPACITY_CPUS === undefined
+              ? {}
+              : { LOCAL_CAPACITY_CPUS: String(config.INSTANCE_CAPACITY_CPUS) }),
+            ...(config.INSTANCE_CAPACITY_MEMORY_MB === undefined
+              ? {}
+              : { LOCAL_CAPACITY_MEMORY_MB: String(config.INSTANCE_CAPACITY_MEMORY_MB) }),
           }),
         ]
       : []),

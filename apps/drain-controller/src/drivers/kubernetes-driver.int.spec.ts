@@ -1,19 +1,18 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { AppsV1Api, type KubeConfig } from '@kubernetes/client-node';
 import {
   canI,
   DEPLOY,
-  goToolchain,
   serviceAccountKubeConfig,
   startDeployedHarness,
   type AccessQuestion,
   type DeployedHarness,
 } from '@sandbox/kube-harness';
 import type { DrainRecord } from '@sandbox/protocol';
-import { createTestAccess, waitFor } from '@sandbox/testing';
+import { createTestAccess, describeRequiring, goOnPath, waitFor } from '@sandbox/testing';
 import { startDrainWorld, type DrainWorld } from '../__fixtures__/drain-world';
 import { createKubernetesDriver, FIELD_MANAGER, RESTARTED_AT_ANNOTATION } from './kubernetes-driver';
 
@@ -23,9 +22,9 @@ import { createKubernetesDriver, FIELD_MANAGER, RESTARTED_AT_ANNOTATION } from '
 const SYSTEM = DEPLOY.systemNamespace;
 const NODE = DEPLOY.orchestratorDeployment;
 const BASE_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
-const runnable = (await goToolchain()) !== undefined;
-if (!runnable) process.stderr.write('SKIPPED kubernetes drain driver: needs a Go toolchain\n');
-const describeKube = runnable ? describe : describe.skip;
+const needs = [goOnPath()];
+const runnable = needs.every((requirement) => requirement.met);
+const describeKube = describeRequiring(...needs);
 
 let deployed: DeployedHarness;
 let admin: AppsV1Api;

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { CoreV1Api, NetworkingV1Api } from '@kubernetes/client-node';
 import {
   DEPLOY,
-  goToolchain,
   instanceIdForPod,
   serviceAccountKubeConfig,
   startDeployedHarness,
@@ -14,8 +13,11 @@ import {
   type PodRunner,
 } from '@sandbox/kube-harness';
 import {
+  asRoot,
   createMemoryLogger,
   createTestAccess,
+  describeRequiring,
+  goOnPath,
   startRedis,
   uniquePrefix,
   waitFor,
@@ -50,9 +52,8 @@ const LONG = { timeoutMs: 60_000, intervalMs: 100 };
 const RELIST_LOG = 'informer silent; relisting';
 const access = createTestAccess();
 
-const runnable = process.getuid?.() === 0 && (await goToolchain()) !== undefined;
-if (!runnable) process.stderr.write('SKIPPED kubernetes driver: needs root and a Go toolchain\n');
-const describeKube = runnable ? describe : describe.skip;
+const needs = [asRoot, goOnPath()];
+const describeKube = describeRequiring(...needs);
 
 const quiet = pino({ level: 'silent' });
 const driverLog = createMemoryLogger('info');

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { CoreV1Api, NetworkingV1Api } from '@kubernetes/client-node';
 import type { V1NetworkPolicy } from '@kubernetes/client-node';
 import {
   DEPLOY,
-  goToolchain,
   serviceAccountKubeConfig,
   startDeployedHarness,
   type DeployedHarness,
 } from '@sandbox/kube-harness';
 import { KubeConflictError, KubeInvalidError, appNetworkPolicyName, connectKube } from '@sandbox/kube';
 import type { KubeApi } from '@sandbox/kube';
-import { createMemoryLogger, createTestAccess, waitFor } from '@sandbox/testing';
+import { createMemoryLogger, createTestAccess, describeRequiring, goOnPath, waitFor } from '@sandbox/testing';
 import { systemClock } from '@sandbox/service-kit';
 import { InstanceManagerConfigSchema } from '../config';
 import { singleSessionSpec } from '../domain/spec-fixtures.fixture';
@@ -27,9 +26,8 @@ const APP = 'evt';
 const REPAIR_LOG = 'app NetworkPolicy missing or altered; re-applying';
 const SOON = { timeoutMs: 10_000, intervalMs: 50 };
 
-const runnable = (await goToolchain()) !== undefined;
-if (!runnable) process.stderr.write('SKIPPED kubernetes driver events: needs a Go toolchain\n');
-const describeKube = runnable ? describe : describe.skip;
+const needs = [goOnPath()];
+const describeKube = describeRequiring(...needs);
 
 const driverLog = createMemoryLogger('info');
 const access = createTestAccess();

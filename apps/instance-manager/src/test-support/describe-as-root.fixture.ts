@@ -1,4 +1,4 @@
-import { describe } from '@jest/globals';
+import { asRoot, describeRequiring } from '@sandbox/testing';
 
 /** The real local driver needs root (namespaces, veths, iptables). */
-export const describeAsRoot = process.getuid?.() === 0 ? describe : describe.skip;
+export const describeAsRoot = describeRequiring(asRoot);

@@ -20,8 +20,8 @@ export interface HandoffMetrics {
 const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3_600, 21_600, 86_400];
 
 /**
- * Registers the metrics: counts by state, oldest undelivered age and the largest fraction of a validity
- * window already used (read from Redis once per scrape), delivery latency (receipt to the redeemer's
+ * Registers the metrics: counts by state, oldest undelivered age, the face value at risk and the largest
+ * fraction of a validity window already used (read from Redis once per scrape), delivery latency (receipt to the redeemer's
  * acknowledgement), intake verdicts, delivery attempts, applied outcomes and Redis durability.
  */
 export function createHandoffMetrics(deps: HandoffMetricsDeps): HandoffMetrics {
@@ -69,6 +69,15 @@ export function createHandoffMetrics(deps: HandoffMetricsDeps): HandoffMetrics {
       if (!window) return void this.set(0);
       const span = Math.max(window.deadlineAt - window.windowStart, 1);
       this.set(Math.max(0, (deps.now() - window.windowStart) / span));
+    },
+  });
+  new Gauge({
+    name: 'handoff_value_at_risk_wei',
+    help: 'Face value (wei) of the winning tickets the redeemer has not acknowledged yet.',
+    registers,
+    async collect() {
+      const current = await stats();
+      if (current) this.set(Number(current.undeliveredFaceValue));
     },
   });
   new Gauge({

@@ -16,6 +16,8 @@ export interface StoreStats {
   readonly oldestUndeliveredAt?: number;
   /** Window of the undelivered ticket closest to its deadline. */
   readonly nearestDeadline?: { windowStart: number; deadlineAt: number };
+  /** Sum of the face values (wei) of the tickets still owed a delivery: what is lost if none lands. */
+  readonly undeliveredFaceValue: bigint;
 }
 
 /** Read-only views over the records (API, metrics, reconciliation). */
@@ -31,6 +33,18 @@ export interface TicketQueries {
 
 export function createTicketQueries(redis: Redis, keys: TicketKeys): TicketQueries {
   const states = TicketStateSchema.options;
+  const undeliveredFaceValue = async (): Promise<bigint> => {
+    const hashes = await redis.zrange(keys.due, 0, -1);
+    if (hashes.length === 0) return 0n;
+    const pipeline = redis.pipeline();
+    for (const hash of hashes) pipeline.hget(keys.record(hash), RecordField.faceValue);
+    let total = 0n;
+    for (const [error, faceValue] of (await pipeline.exec()) ?? []) {
+      if (error) throw error;
+      if (typeof faceValue === 'string') total += BigInt(faceValue);
+    }
+    return total;
+  };
   return {
     async list(state, limit, cursor) {
       const index = state === undefined ? keys.all : keys.state(state);
@@ -96,6 +110,7 @@ export function createTicketQueries(redis: Redis, keys: TicketKeys): TicketQueri
           : await redis.hmget(keys.record(nearest), RecordField.windowStart, RecordField.deadlineAt);
       return {
         counts,
+        undeliveredFaceValue: await undeliveredFaceValue(),
         ...(firstScores.length > 0 ? { oldestUndeliveredAt: Math.min(...firstScores) } : {}),
         ...(window?.[0] && window[1]
           ? { nearestDeadline: { windowStart: Number(window[0]), deadlineAt: Number(window[1]) } }

@@ -173,6 +173,7 @@ describe('ticket queries', () => {
       const stats = await fresh.queries.stats();
       expect(stats.counts).toMatchObject({ received: 2, accepted: 1, redeemed: 0 });
       expect(stats.oldestUndeliveredAt).toBe(1_000);
+      expect(stats.undeliveredFaceValue).toBe(10n ** 30n + 7n);
       expect(stats.nearestDeadline).toEqual({ windowStart: 0, deadlineAt: 10_000 });
       const page = await fresh.queries.list(undefined, 2, 0);
       expect(page.records.map((record) => record.receivedAt)).toEqual([1_002, 1_001]);

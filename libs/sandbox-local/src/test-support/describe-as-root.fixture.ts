@@ -1,4 +1,4 @@
-import { describe } from '@jest/globals';
+import { asRoot, describeRequiring } from '@sandbox/testing';
 
 /** Integration tests of the driver create namespaces, veths and iptables rules: they need root. */
-export const describeAsRoot = process.getuid?.() === 0 ? describe : describe.skip;
+export const describeAsRoot = describeRequiring(asRoot);

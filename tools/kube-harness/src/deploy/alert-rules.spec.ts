@@ -1,21 +1,18 @@
-import { describe, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DEPLOY_DIR } from '../manifests/manifests';
+import { describeRequiring } from '@sandbox/testing';
 import { findPromtool } from '../test-support/promtool.fixture';
 
 const PROMTOOL = findPromtool();
 const RULES = join(DEPLOY_DIR, 'base', 'sandbox-alerts.rules.yaml');
 const TESTS = join(DEPLOY_DIR, 'monitoring', 'alerts.test.yaml');
 
-const describeWithPromtool: typeof describe = PROMTOOL
-  ? describe
-  : Object.assign((name: string, fn: () => void) => {
-      process.stderr.write(
-        `SKIPPED "${name}": no promtool (not on PATH, and Debian's prometheus package unavailable)\n`,
-      );
-      describe.skip(name, fn);
-    }, describe);
+const describeWithPromtool = describeRequiring({
+  met: PROMTOOL !== undefined,
+  missing: "promtool (on PATH, or Debian's prometheus package to unpack)",
+});
 
 const promtool = (args: string[]) =>
   spawnSync(PROMTOOL ?? 'promtool', args, { encoding: 'utf8', timeout: 60_000 });

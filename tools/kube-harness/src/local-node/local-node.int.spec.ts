@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+<<<<<<< HEAD
 import { ensureRunscBuild, runCommand } from '@sandbox/sandbox-local';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import {
@@ -9,17 +9,20 @@ import {
   HARNESS_START_TIMEOUT_MS,
   testLogger,
 } from '../test-support/describe-with-kube.fixture';
+=======
+import { ensureExampleAppImage, ensureRunscBuild, runCommand } from '@sandbox/sandbox-local';
+import { asRoot, commandWorks, describeRequiring, goOnPath } from '@sandbox/testing';
+import { HARNESS_START_TIMEOUT_MS, testLogger } from '../test-support/describe-with-kube.fixture';
+>>>>>>> wt/dups
 import { startLocalNode, type LocalNode } from './local-node';
 import { GVISOR_RUNTIME_TYPE, nodeLayoutPaths } from './node-config';
 import { mountsUnder, pidsMentioning } from './node-cleanup';
 
-const HAS_CONTAINERD = spawnSync('containerd', ['--version']).status === 0;
-const describeWithContainerd: typeof describe = HAS_CONTAINERD
-  ? describeWithKubeAsRoot
-  : Object.assign((name: string, fn: () => void) => {
-      process.stderr.write(`SKIPPED "${name}": Debian's containerd is not installed\n`);
-      describe.skip(name, fn);
-    }, describe);
+const describeWithContainerd = describeRequiring(
+  goOnPath(),
+  asRoot,
+  commandWorks('containerd', ['--version'], "Debian's containerd"),
+);
 
 interface PodInspection {
   status: { state: string; network: { ip: string } };

@@ -113,6 +113,20 @@ export class NodePaymentGate implements PaymentGate {
     return manifest;
   }
 
+  /** A request without payment headers is answered with the challenge; one with them is paid for. */
+  private async paidReservation(
+    req: IncomingMessage,
+    res: ServerResponse,
+    runnerId: string,
+    price: AdvertisedPriceValue,
+  ): Promise<Reservation | undefined> {
+    if (header(req, NodeHeader.Payment) === '' || header(req, NodeHeader.Segment) === '') {
+      this.challenge(req, res, runnerId, price);
+      return undefined;
+    }
+    return this.pay(req, res, runnerId, price);
+  }
+
   /** Reserves the challenge's session, takes payment, runs the first charge and activates it. */
   private async pay(
     req: IncomingMessage,
@@ -143,11 +157,7 @@ export class NodePaymentGate implements PaymentGate {
     runnerId: string,
     price: AdvertisedPriceValue,
   ): Promise<boolean> {
-    if (header(req, NodeHeader.Payment) === '' || header(req, NodeHeader.Segment) === '') {
-      this.challenge(req, res, runnerId, price);
-      return true;
-    }
-    const reservation = await this.pay(req, res, runnerId, price);
+    const reservation = await this.paidReservation(req, res, runnerId, price);
     if (reservation === undefined) return true;
     const { appUrl, controlUrl, sessionId } = reservation;
     writeJson(res, 200, { app_url: appUrl, control_url: controlUrl, session_id: sessionId });
@@ -161,11 +171,7 @@ export class NodePaymentGate implements PaymentGate {
     price: AdvertisedPriceValue,
     forward: Forward,
   ): Promise<boolean> {
-    if (header(req, NodeHeader.Payment) === '' || header(req, NodeHeader.Segment) === '') {
-      this.challenge(req, res, runnerId, price);
-      return true;
-    }
-    const reservation = await this.pay(req, res, runnerId, price);
+    const reservation = await this.paidReservation(req, res, runnerId, price);
     if (reservation === undefined) return true;
     try {
       await forward(runnerId, reservation.sessionId);

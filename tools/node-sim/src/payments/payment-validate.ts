@@ -9,8 +9,13 @@ import {
 import type { Rational } from '../go/rational';
 import { add } from '../go/rational';
 import type { PaymentEngine, PaymentRefusal, PaymentSession } from './payment-engine';
-import type { Ticket } from './ticket';
-import { expectedValue, isSignedBySender, recipientRandHex, toWinningTicket } from './ticket';
+import {
+  expectedValue,
+  isSignedBySender,
+  recipientRandHex,
+  ticketFromParams,
+  toWinningTicket,
+} from './ticket';
 import type { WirePayment, WireSegment } from './wire';
 import { decodeBlob, WirePaymentSchema, WireSegmentSchema } from './wire';
 
@@ -114,17 +119,7 @@ export function validatePayment(
       seen?.has(senderNonce)
     )
       return INVALID;
-    const ticket: Ticket = {
-      recipient: params.recipient,
-      sender: payment.sender.toLowerCase(),
-      faceValue: BigInt(params.faceValue),
-      winProb: BigInt(params.winProb),
-      senderNonce,
-      recipientRandHash: params.recipientRandHash,
-      creationRound: BigInt(params.creationRound),
-      creationRoundBlockHash: params.creationRoundBlockHash,
-      paramsExpirationBlock: BigInt(params.expirationBlock),
-    };
+    const ticket = ticketFromParams(params, payment.sender.toLowerCase(), senderNonce);
     if (!isSignedBySender(ticket, sig)) return INVALID;
     nonces.push(senderNonce);
     balance = add(balance, expectedValue(ticket.faceValue, ticket.winProb));

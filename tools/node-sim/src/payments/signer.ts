@@ -7,7 +7,7 @@ import { add, compare, multiply, reduce, subtract } from '../go/rational';
 import type { SimulatedChain } from './chain';
 import { checksumAddress } from './checksum-address';
 import { segmentDigest } from './payment-validate';
-import { expectedValue, signTicket } from './ticket';
+import { expectedValue, signTicket, ticketFromParams } from './ticket';
 import type { SignerStateBody, WireOrchestratorInfo, WirePayment, WireSegment } from './wire';
 import { encodeBlob, SignerStateBodySchema } from './wire';
 
@@ -146,20 +146,7 @@ export class SimulatedSigner {
     const params = request.info.ticketParams;
     const senderParams = Array.from({ length: count }, (_, i) => {
       const senderNonce = nonceStart + i + 1;
-      const sig = signTicket(
-        {
-          recipient: params.recipient,
-          sender: this.address,
-          faceValue: BigInt(params.faceValue),
-          winProb: BigInt(params.winProb),
-          senderNonce,
-          recipientRandHash: params.recipientRandHash,
-          creationRound: BigInt(params.creationRound),
-          creationRoundBlockHash: params.creationRoundBlockHash,
-          paramsExpirationBlock: BigInt(params.expirationBlock),
-        },
-        this.key,
-      );
+      const sig = signTicket(ticketFromParams(params, this.address, senderNonce), this.key);
       return { senderNonce, sig };
     });
     return { ticketParams: params, sender: this.address, expectedPrice: request.info.price, senderParams };

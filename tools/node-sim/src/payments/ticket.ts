@@ -9,6 +9,7 @@ import {
 } from '@sandbox/tickets';
 import { signEthMessage } from '@sandbox/tickets/testing';
 import type { Rational } from '../go/rational';
+import type { WireTicketParams } from './wire';
 
 /** The fields of a probabilistic-micropayment ticket (go-livepeer `pm.Ticket`). */
 export interface Ticket {
@@ -21,6 +22,21 @@ export interface Ticket {
   readonly creationRound: bigint;
   readonly creationRoundBlockHash: string;
   readonly paramsExpirationBlock: bigint;
+}
+
+/** The ticket a sender writes from an orchestrator's advertised params (go-livepeer `pm.NewTicket`). */
+export function ticketFromParams(params: WireTicketParams, sender: string, senderNonce: number): Ticket {
+  return {
+    recipient: params.recipient,
+    sender,
+    faceValue: BigInt(params.faceValue),
+    winProb: BigInt(params.winProb),
+    senderNonce,
+    recipientRandHash: params.recipientRandHash,
+    creationRound: BigInt(params.creationRound),
+    creationRoundBlockHash: params.creationRoundBlockHash,
+    paramsExpirationBlock: BigInt(params.expirationBlock),
+  };
 }
 
 /** The sender's signature (`0x` hex) over the eth-signed-message form of the ticket hash. */
