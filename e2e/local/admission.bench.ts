@@ -9,7 +9,7 @@ import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DiscoveryResponseSchema, InstanceListSchema } from '@sandbox/protocol';
-import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import {
   ensureSdkVenv,
   exampleAppSpec,

@@ -9,7 +9,7 @@
 import { randomInt } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import { exampleAppSpec, printFigure, startStack, waitFor, type StackProcess } from '@sandbox/testing';
 import {
   DENSITY_APP,

@@ -4,11 +4,7 @@
 // instance is then replaced. Needs root (network namespaces, iptables), as the instance-manager does.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { InstanceListSchema } from '@sandbox/protocol';
-<<<<<<< HEAD
 import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
-import { ensureSdkVenv, exampleAppSpec, startStack, waitFor, type StackProcess } from '@sandbox/testing';
-=======
-import { ensureExampleAppImage } from '@sandbox/sandbox-local';
 import {
   asRoot,
   describeRequiring,
@@ -18,7 +14,6 @@ import {
   waitFor,
   type StackProcess,
 } from '@sandbox/testing';
->>>>>>> wt/dups
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { z } from 'zod';

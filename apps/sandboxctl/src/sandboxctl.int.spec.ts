@@ -16,13 +16,8 @@ import {
   TargetListResponseSchema,
   TicketListResponseSchema,
 } from '@sandbox/protocol';
-<<<<<<< HEAD
 import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
-import { findFreePort, startStack, type StackProcess } from '@sandbox/testing';
-=======
-import { ensureExampleAppImage } from '@sandbox/sandbox-local';
 import { asRoot, describeRequiring, findFreePort, startStack, type StackProcess } from '@sandbox/testing';
->>>>>>> wt/dups
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

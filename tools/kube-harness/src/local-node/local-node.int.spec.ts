@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-<<<<<<< HEAD
 import { ensureRunscBuild, runCommand } from '@sandbox/sandbox-local';
 import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
-import {
-  describeWithKubeAsRoot,
-  HARNESS_START_TIMEOUT_MS,
-  testLogger,
-} from '../test-support/describe-with-kube.fixture';
-=======
-import { ensureExampleAppImage, ensureRunscBuild, runCommand } from '@sandbox/sandbox-local';
 import { asRoot, commandWorks, describeRequiring, goOnPath } from '@sandbox/testing';
 import { HARNESS_START_TIMEOUT_MS, testLogger } from '../test-support/describe-with-kube.fixture';
->>>>>>> wt/dups
 import { startLocalNode, type LocalNode } from './local-node';
 import { GVISOR_RUNTIME_TYPE, nodeLayoutPaths } from './node-config';
 import { mountsUnder, pidsMentioning } from './node-cleanup';
