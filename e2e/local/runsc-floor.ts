@@ -1,5 +1,6 @@
 // The floor under create → discovery: `podman run` of the same image under the same runsc and flags
 // as the stack's local driver, to the app's first HTTP 200, with nothing of ours in between.
+import { guardContainer } from '@sandbox/process';
 import { runCommand } from '@sandbox/sandbox-local';
 import { findFreePort } from '@sandbox/testing';
 import { request } from 'node:http';
@@ -54,6 +55,8 @@ export async function floorSample(image: string, runtime: ChosenRuntime, path: s
     image,
   ]);
   const container = run.stdout.trim();
+  // Removed if this process dies before the `finally` below.
+  const guard = guardContainer(container);
   try {
     const deadline = started + 30_000;
     while (!(await answers200(port, path))) {
@@ -63,5 +66,6 @@ export async function floorSample(image: string, runtime: ChosenRuntime, path: s
     return performance.now() - started;
   } finally {
     await runCommand('podman', ['rm', '--force', '--time=0', container], { allowFailure: true });
+    guard.release();
   }
 }

@@ -22,6 +22,36 @@ const reservedJob = (sessionId: string | undefined) =>
 const gaps = () => metricValue(adapter.url, 'adapter_o2r_gaps_total');
 const watchdogReconnects = () =>
   metricValue(adapter.url, 'adapter_o2r_reconnects_total', { reason: 'keepalive-timeout' });
+/**
+ * What the adapter did about registrations and O2R (its metrics and log lines), for a failure
+ * message: the keepalive test depends on the registration staying valid while O2R is frozen (an
+ * expiry under a stalled machine re-registers and restarts the subscription and its watchdog).
+ */
+async function o2rStory(): Promise<string> {
+  const text = await fetch(`${adapter.url}/metrics`)
+    .then((response) => response.text())
+    .catch(() => '');
+  const counters = text
+    .split('\n')
+    .filter((line) => /^adapter_(registrations_total|o2r_reconnects_total|o2r_gaps_total)\{/u.test(line));
+  const logs = adapter
+    .logs()
+    .split('\n')
+    .filter((line) => /O2R|registered|no longer knows|call failed/u.test(line))
+    .slice(-20);
+  return [...counters, ...logs].join('\n');
+}
+/** Runs `step`; if it fails, rethrows with {@link o2rStory} appended. */
+async function explained<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`${message}\n--- adapter registrations and O2R ---\n${await o2rStory()}`, {
+      cause: error,
+    });
+  }
+}
 /** Reserves a session and waits until O2R delivered its event (a heartbeat may have published it first). */
 async function reserveSeenOnO2R(): Promise<string> {
   const before = await o2rEventsProcessed(adapter.url);
@@ -105,11 +135,13 @@ describe('O2R faults', () => {
   it(`reconnects when no keepalive arrives for ${KEEPALIVE_TIMEOUT_MS / 1_000} s`, async () => {
     const before = await watchdogReconnects();
     world.proxy.freezeO2R();
-    await waitFor(async () => (await watchdogReconnects()) > before, {
-      description: 'the keepalive watchdog to fire',
-      timeoutMs: KEEPALIVE_TIMEOUT_MS + 15_000,
-    });
+    await explained(() =>
+      waitFor(async () => (await watchdogReconnects()) > before, {
+        description: 'the keepalive watchdog to fire',
+        timeoutMs: KEEPALIVE_TIMEOUT_MS + 15_000,
+      }),
+    );
     world.proxy.thaw();
-    await reserveSeenOnO2R();
+    await explained(reserveSeenOnO2R);
   }, 60_000);
 });

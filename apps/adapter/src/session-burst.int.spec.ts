@@ -1,6 +1,7 @@
 // A burst of single-shot calls through the simulator: every session event reaches `session-events`
 // once, from O2R, in an order whose running count is exact.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { guardProcessGroup } from '@sandbox/process';
 import { SESSION_EVENTS_QUEUE } from '@sandbox/protocol';
 import { createRedisConnection } from '@sandbox/queue';
 import {
@@ -45,7 +46,15 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 
 /** The runner in its own process: its answers (hence the releases) are not held up by this one's work. */
 async function startRunnerApp(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['-e', RUNNER_APP], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', RUNNER_APP], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Killed with its group if this process dies first (a killed test runner runs no afterAll).
+  if (child.pid !== undefined) {
+    const guard = guardProcessGroup(child.pid);
+    child.once('exit', () => guard.release());
+  }
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once('exit', (code) => reject(new Error(`runner app exited (${code})`)));

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import type { ChildExit } from './exit';
-import { guardProcessGroup, type GroupGuard } from './group-guard';
+import { guardProcessGroup, type Guard } from './group-guard';
 import { createOutputLog, readLines, type OutputStream } from './output-log';
 
 export { describeExit, type ChildExit } from './exit';
@@ -74,7 +74,7 @@ export function startChildProcess(
     readLines(subprocess.stderr, 'stderr', onLine),
   ];
   let running = subprocess.pid !== undefined;
-  const guard: GroupGuard | undefined =
+  const guard: Guard | undefined =
     subprocess.pid === undefined ? undefined : guardProcessGroup(subprocess.pid);
   const exited: Promise<ChildExit> = subprocess.then(async (result) => {
     running = false;

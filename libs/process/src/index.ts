@@ -6,4 +6,13 @@ export {
   type ChildProcessOptions,
   type OutputStream,
 } from './child-process';
+export {
+  guardContainer,
+  guardNetworkNamespace,
+  guardProcessGroup,
+  killGroupSteps,
+  startGuard,
+  type Guard,
+  type GuardAction,
+} from './group-guard';
 export { answers200, waitUntilReady, type WaitUntilReadyOptions } from './readiness';

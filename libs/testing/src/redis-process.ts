@@ -2,30 +2,23 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { killGroupSteps, startGuard, type Guard } from '@sandbox/process';
 
-/** A running redis-server and the watchdog that kills it if this Node process dies. */
+/** A running redis-server and the guard that kills it if this Node process dies. */
 export interface RedisProcess {
   readonly child: ChildProcess;
-  readonly guard: ChildProcess;
+  readonly guard: Guard;
   readonly stderr: () => string;
 }
 
-// The watchdog is one `sh` reading its stdin, a pipe from this process. When this process dies in
-// any way (even SIGKILL), the pipe closes, `read` sees end-of-file and the watchdog kills redis
-// (checking the pid still names a redis-server, in case redis died first and the pid was reused),
-// then removes the temporary data directory.
-const GUARD_SCRIPT = [
-  'while read -r _; do :; done',
-  '[ "$(cat /proc/$1/comm 2>/dev/null)" = redis-server ] && kill -9 "$1"',
-  'sleep 0.2; rm -rf -- "$2"',
-].join('; ');
-
 /**
- * Spawns redis-server with the given arguments and data directory, plus its watchdog. Handles are
- * unref'd so a forgotten fixture does not keep Node alive (the watchdog cleans up after it).
+ * Spawns redis-server with the given arguments and data directory, in a process group of its own,
+ * plus its guard (see `@sandbox/process`): if this process dies in any way, SIGKILL included, the
+ * guard kills redis's group and then removes the temporary data directory. Handles are unref'd so a
+ * forgotten fixture does not keep Node alive (the guard cleans up after it).
  */
 export function spawnRedis(executable: string, args: string[], dir: string): RedisProcess {
-  const child = spawn(executable, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(executable, args, { cwd: dir, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
@@ -35,14 +28,14 @@ export function spawnRedis(executable: string, args: string[], dir: string): Red
   child.on('error', (error) => {
     stderr += `\nspawn failed: ${error.message}`;
   });
-  // Never hand the watchdog a missing pid: `kill -9 0` would hit this whole process group.
   if (child.pid === undefined) throw new Error(`could not start ${executable}: is redis-server installed?`);
-  const guard = spawn('sh', ['-c', GUARD_SCRIPT, 'redis-guard', String(child.pid), dir], {
-    stdio: ['pipe', 'ignore', 'ignore'],
+  const guard = startGuard({
+    label: 'redis-guard',
+    // The pause lets the killed server's files close before the directory goes.
+    steps: [...killGroupSteps(child.pid), ['sleep', '0.2'], ['rm', '-rf', '--', dir]],
   });
-  guard.on('error', () => undefined);
-  for (const handle of [child, guard]) handle.unref();
-  for (const stream of [child.stderr, guard.stdin]) (stream as Socket | null)?.unref();
+  child.unref();
+  (child.stderr as Socket | null)?.unref();
   return { child, guard, stderr: () => stderr };
 }
 
@@ -68,8 +61,7 @@ export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<voi
 
 /** Stops the watchdog without letting it kill anything (it is killed before its stdin closes). */
 export function stopGuard(redis: RedisProcess): void {
-  redis.guard.kill('SIGKILL');
-  redis.guard.stdin?.destroy();
+  redis.guard.release();
 }
 
 /** Sends PING over a raw socket; true only on `+PONG` (a loading server answers `-LOADING`). */

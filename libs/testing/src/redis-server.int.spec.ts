@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { parentEnv } from './config';
 import { ping } from './redis-process';
 import { startRedis, type RedisFixture } from './redis-server';
+import { startTsProcess } from './ts-process';
+import { waitFor } from './wait-for';
+
+const REDIS_PARENT = fileURLToPath(new URL('./__fixtures__/redis-parent.ts', import.meta.url));
 
 async function withClient<T>(url: string, run: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -72,4 +78,24 @@ describe('startRedis options and stop', () => {
   it('fails with the server output when redis-server refuses its configuration', async () => {
     await expect(startRedis({ maxmemoryPolicy: 'not-a-policy' })).rejects.toThrow(/exited during start-up/);
   });
+});
+
+describe('a fixture server whose owner dies', () => {
+  it('is killed, and its directory removed, when the owning process is SIGKILLed', async () => {
+    const owner = startTsProcess(REDIS_PARENT, [], { env: parentEnv() });
+    try {
+      const [port, dir] = (await owner.waitForLine((line) => /^\d+ \//u.test(line), 30_000)).split(' ');
+      expect(await ping(Number(port))).toBe(true);
+      expect(existsSync(dir as string)).toBe(true);
+      // The owner alone, as a killed test runner: nothing of its own clean-up runs.
+      owner.signal('SIGKILL');
+      await waitFor(async () => !(await ping(Number(port))) && !existsSync(dir as string), {
+        description: 'the guard to kill redis-server and remove its directory',
+        timeoutMs: 10_000,
+        intervalMs: 50,
+      });
+    } finally {
+      await owner.kill();
+    }
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { guardContainer } from '@sandbox/process';
 import { runCommand, type CommandRunner } from '@sandbox/sandbox-local';
 import { findFreePort, waitFor } from '@sandbox/testing';
 import type { CatalogImage } from './catalog';
@@ -96,6 +97,8 @@ export async function startCheck(options: StartCheckOptions): Promise<StartCheck
   const port = await findFreePort();
   const container = `${options.containerPrefix}-${options.name}`;
   const dir = await mkdtemp(join(tmpdir(), 'image-start-'));
+  // Removes the container if this process dies before the `finally` below (a killed test or build).
+  const guard = guardContainer(container);
   try {
     const secrets = await secretMounts(dir, start.secretFiles);
     const env = { ...start.env, ...secrets.env, ...(start.redis ? { REDIS_URL: options.redisUrl } : {}) };
@@ -128,6 +131,7 @@ export async function startCheck(options: StartCheckOptions): Promise<StartCheck
     return { startupMs, health };
   } finally {
     await removeContainer(run, container);
+    guard.release();
     await rm(dir, { recursive: true, force: true });
   }
 }

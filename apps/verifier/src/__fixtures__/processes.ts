@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardProcessGroup } from '@sandbox/process';
 import { until } from './until';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
@@ -19,6 +20,9 @@ export function spawnTs(entry: string, args: string[], env?: Record<string, stri
     detached: true,
     ...(env === undefined ? {} : { env }),
   });
+  // Killed with its group if this process dies first (a killed test runner runs no afterAll).
+  const guard = child.pid === undefined ? undefined : guardProcessGroup(child.pid);
+  child.once('exit', () => guard?.release());
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));

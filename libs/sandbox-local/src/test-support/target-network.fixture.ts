@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { guardProcessGroup, startGuard, type Guard } from '@sandbox/process';
 import { runCommand } from '../command-runner';
 import type { ProbeOutcome } from './sandbox-probe.fixture';
 
@@ -95,8 +96,23 @@ export async function createTargetNetwork(options: TargetNetworkOptions): Promis
   )[0]?.dev;
   const guard = uplink ? ['FORWARD', '-s', options.sourceSubnet, '-o', uplink, '-j', 'DROP'] : undefined;
   let listener: ChildProcess | undefined;
+  let listenerGuard: Guard | undefined;
+  // What close() does, run by a guard if this process dies first (a killed test runner runs no afterAll).
+  const hostGuard = startGuard({
+    label: 'target-network-guard',
+    steps: [
+      ['ip', 'rule', 'del', 'priority', String(options.routingTable)],
+      ['ip', 'route', 'flush', 'table', String(options.routingTable)],
+      ...(guard ? [['iptables', '-w', '5', '-D', ...guard]] : []),
+      ...[fixture, control].flatMap((ns) => [
+        ['ip', 'link', 'del', `${ns}h`],
+        ['ip', 'netns', 'del', ns],
+      ]),
+    ],
+  });
   const close = async () => {
     listener?.kill('SIGKILL');
+    listenerGuard?.release();
     const quiet = { allowFailure: true } as const;
     await runCommand('ip', ['rule', 'del', 'priority', String(options.routingTable)], quiet);
     await runCommand('ip', ['route', 'flush', 'table', String(options.routingTable)], quiet);
@@ -105,6 +121,7 @@ export async function createTargetNetwork(options: TargetNetworkOptions): Promis
       await runCommand('ip', ['link', 'del', `${ns}h`], quiet);
       await runCommand('ip', ['netns', 'del', ns], quiet);
     }
+    hostGuard.release();
   };
   try {
     if (guard) await runCommand('iptables', ['-w', '5', '-I', ...guard.slice(0, 1), '1', ...guard.slice(1)]);
@@ -139,8 +156,9 @@ export async function createTargetNetwork(options: TargetNetworkOptions): Promis
     listener = spawn(
       'ip',
       ['netns', 'exec', fixture, process.execPath, '-e', LISTENER, String(options.port)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
     );
+    if (listener.pid !== undefined) listenerGuard = guardProcessGroup(listener.pid);
     const [first] = (await once(listener.stdout ?? listener, 'data')) as [Buffer];
     if (!first.toString().includes('ready')) throw new Error('target listener did not start');
   } catch (error) {

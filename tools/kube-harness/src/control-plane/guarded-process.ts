@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Socket } from 'node:net';
-import { basename } from 'node:path';
+import { killGroupSteps, startGuard } from '@sandbox/process';
 
 /** A control-plane process whose watchdog kills it if this Node process dies. */
 export interface GuardedProcess {
@@ -32,16 +31,6 @@ export interface SpawnGuardedOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-// The watchdog is one `sh` reading a pipe from this process. When this process dies in any way
-// (SIGKILL included) the pipe closes, `read` sees end-of-file, and the watchdog kills the child,
-// but only if that pid still runs the same program (the pid may have been reused), then removes
-// the temporary directory.
-const GUARD_SCRIPT = [
-  'while read -r _; do :; done',
-  '[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && kill -9 "$1"',
-  'if [ -n "$3" ]; then sleep 0.5; rm -rf -- "$3"; fi',
-].join('; ');
-
 const EXIT_TIMEOUT_MS = 10_000;
 
 /** True once the process has exited (or never started). */
@@ -60,18 +49,20 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** Starts the watchdog of `pid`; returns the function that disarms it (kills it before its stdin closes). */
-function spawnWatchdog(pid: number, comm: string, orphanDir: string): () => void {
-  const guard = spawn('sh', ['-c', GUARD_SCRIPT, 'kube-guard', String(pid), comm, orphanDir], {
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
-  guard.on('error', () => undefined);
-  guard.unref();
-  (guard.stdin as Socket | null)?.unref();
-  return () => {
-    guard.kill('SIGKILL');
-    guard.stdin?.destroy();
-  };
+/**
+ * Starts the guard of `pid`'s process group (see `@sandbox/process`): when this process dies without
+ * disarming it, the group is SIGKILLed, then the temporary directory removed. Returns the disarm.
+ */
+function startWatchdog(pid: number, orphanDir: string): () => void {
+  const removeDir =
+    orphanDir === ''
+      ? []
+      : [
+          ['sleep', '0.5'],
+          ['rm', '-rf', '--', orphanDir],
+        ];
+  const guard = startGuard({ label: 'kube-guard', steps: [...killGroupSteps(pid), ...removeDir] });
+  return () => guard.release();
 }
 
 /** SIGTERM (or the given signal), SIGKILL after `graceMs`; throws if even SIGKILL does not end it. */
@@ -91,6 +82,8 @@ function spawnLogged(options: SpawnGuardedOptions): ChildProcess {
     return spawn(options.executable, options.args, {
       cwd: options.cwd,
       env: options.env,
+      // A group of its own, which the guard kills whole (a pid alone could have been reused).
+      detached: true,
       stdio: ['ignore', fd, fd],
     });
   } finally {
@@ -109,11 +102,9 @@ export function spawnGuarded(options: SpawnGuardedOptions): GuardedProcess {
   child.on('error', (error) => {
     spawnError = `spawn failed: ${error.message}`;
   });
-  // Never hand the watchdog a missing pid: `kill -9 0` would hit this whole process group.
   if (child.pid === undefined) throw new Error(`could not start ${options.executable}`);
   child.unref();
-  // /proc/<pid>/comm holds at most 15 characters of the program name.
-  const disarm = spawnWatchdog(child.pid, basename(options.executable).slice(0, 15), options.orphanDir ?? '');
+  const disarm = startWatchdog(child.pid, options.orphanDir ?? '');
   const end = async (signal: NodeJS.Signals, graceMs: number): Promise<void> => {
     await terminate(child, signal, graceMs);
     disarm();

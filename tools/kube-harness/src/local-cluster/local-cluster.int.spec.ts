@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardProcessGroup } from '@sandbox/process';
 import { runCommand } from '@sandbox/sandbox-local';
 import { testLogger } from '../test-support/describe-with-kube.fixture';
 import { clusterPids } from './cleanup-cluster';
@@ -213,9 +214,12 @@ describe('local cluster: the watchdog when its owner is SIGKILLed', () => {
         ['--import', 'tsx', join(REPO, 'tools/kube-harness/src/local-cluster/main.ts'), 'up'],
         {
           cwd: REPO,
+          detached: true,
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
+      // If this test's own process dies first, the owner dies with it (and its watchdog then acts).
+      const ownerGuard = guardProcessGroup(owner.pid as number);
       let output = '';
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 5 * 60_000);
@@ -232,6 +236,7 @@ describe('local cluster: the watchdog when its owner is SIGKILLed', () => {
       });
       expect((await clusterPids(CLUSTER_DIR)).length).toBeGreaterThan(5);
       owner.kill('SIGKILL');
+      ownerGuard.release();
       const gone = async (): Promise<string> => {
         const pids = await clusterPids(CLUSTER_DIR);
         const bridge = await runCommand('ip', ['link', 'show', CLUSTER_NETWORK.bridge], {

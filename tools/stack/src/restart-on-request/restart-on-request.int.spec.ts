@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { guardProcessGroup } from '@sandbox/process';
 import { waitFor } from '@sandbox/testing';
 import { restartFiles } from './restart-files';
 
@@ -37,7 +38,10 @@ beforeAll(async () => {
       detached: true,
     },
   );
+  // Killed with its group if this process dies first (a killed test runner runs no afterAll).
+  const guard = guardProcessGroup(supervisor.pid as number);
   exited = new Promise((resolve) => supervisor.once('exit', (code) => resolve(code)));
+  void exited.then(() => guard.release());
   await waitFor(() => restartFiles(dir).childPid(), { description: 'the first child', timeoutMs: 20_000 });
 });
 
