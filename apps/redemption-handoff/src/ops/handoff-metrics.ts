@@ -20,11 +20,10 @@ export interface HandoffMetrics {
 const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3_600, 21_600, 86_400];
 
 /**
- * Registers the metrics: counts by state, oldest undelivered age, the face value at risk and the largest
- * fraction of a validity window already used (read from Redis once per scrape), delivery latency (receipt to the redeemer's
- * acknowledgement), intake verdicts, delivery attempts, applied outcomes and Redis durability.
+ * The gauges read from the store: counts by state, the oldest undelivered ticket's age, the face value
+ * at risk and the largest fraction of a validity window already used, from one Redis read per scrape.
  */
-export function createHandoffMetrics(deps: HandoffMetricsDeps): HandoffMetrics {
+function registerStoreGauges(deps: HandoffMetricsDeps): void {
   const registers = [deps.registry];
   let cached: { at: number; stats: Promise<StoreStats | undefined> } | undefined;
   // One Redis read serves every gauge of a scrape (prom-client collects them concurrently).
@@ -80,6 +79,15 @@ export function createHandoffMetrics(deps: HandoffMetricsDeps): HandoffMetrics {
       if (current) this.set(Number(current.undeliveredFaceValue));
     },
   });
+}
+
+/**
+ * Registers the metrics: the store's gauges (below), delivery latency (receipt to the redeemer's
+ * acknowledgement), intake verdicts, delivery attempts, applied outcomes and Redis durability.
+ */
+export function createHandoffMetrics(deps: HandoffMetricsDeps): HandoffMetrics {
+  const registers = [deps.registry];
+  registerStoreGauges(deps);
   new Gauge({
     name: 'handoff_redis_durable',
     help: '1 while Redis confirms durable writes (AOF fsync), else 0 (intake answers 503).',
