@@ -25,7 +25,7 @@ describe('unwholeReasons', () => {
     expect(shortPools(snapshot, { pool: 2 })).toEqual(['pool']);
     expect(
       unwholeReasons({ ...snapshot, nodeRunners: 3, unreadyMembers: ['redis'] }, { pool: 2, echo: 1 }),
-    ).toEqual(['redis not ready', 'pool of pool short', 'Node holds 3 runners, adapter 2']);
+    ).toEqual(['redis not ready', 'pool of pool short', 'Node and adapter disagree on runners']);
     expect(
       unwholeReasons({ ...snapshot, instances: undefined, registrations: undefined }, { pool: 1 }),
     ).toEqual(['pool of pool short', 'registrations unreadable']);
@@ -36,14 +36,25 @@ describe('RecoveryTimer', () => {
   it('times each fault from its end to the first whole snapshot', () => {
     const timer = new RecoveryTimer();
     timer.begin(1, 1_000);
-    timer.observe(500, true);
+    timer.observe(500, []);
     timer.begin(2, 3_000);
-    timer.observe(2_000, false);
-    timer.observe(2_500, true);
+    timer.observe(2_000, ['adapter not ready']);
+    timer.observe(2_500, []);
     expect(timer.recoveryMs(1)).toBe(1_500);
     expect(timer.pending()).toEqual([[2, 3_000]]);
-    timer.observe(7_000, true);
+    timer.observe(7_000, []);
     expect(timer.recoveryMs(2)).toBe(4_000);
+  });
+
+  it('counts a condition that cleared once since the fault as recovered, a new one as open', () => {
+    const timer = new RecoveryTimer();
+    timer.begin(1, 0);
+    timer.observe(1_000, ['pool of a short', 'adapter not ready']);
+    timer.observe(2_000, ['adapter not ready']);
+    timer.observe(3_000, ['pool of a short', 'Node and adapter disagree on runners']);
+    expect(timer.pending()).toEqual([[1, 0]]);
+    timer.observe(4_000, ['pool of a short']);
+    expect(timer.recoveryMs(1)).toBe(4_000);
   });
 });
 

@@ -1,29 +1,35 @@
 /**
  * Times each fault's recovery: from the fault's end (its injection, or the SIGCONT / the refusal's end)
- * to the first moment the system is whole again. Faults that overlap share that moment.
+ * to the first snapshot whose every open condition ("pool of X short", "adapter not ready") is one
+ * that has already cleared at least once since the fault. A pool that clients keep taking from is
+ * short now and then however healthy the system is; what counts is that it filled again.
  */
 export class RecoveryTimer {
-  readonly #open = new Map<number, number>();
+  readonly #open = new Map<number, { endMs: number; seen: Set<string>; cleared: Set<string> }>();
   readonly #done = new Map<number, number>();
 
   /** Fault `id` ended at `endMs`; recovery is timed from then. */
   begin(id: number, endMs: number): void {
-    this.#open.set(id, endMs);
+    this.#open.set(id, { endMs, seen: new Set(), cleared: new Set() });
   }
 
-  /** A snapshot at `atMs`: whole or not. Closes every open fault when whole. */
-  observe(atMs: number, whole: boolean): void {
-    if (!whole) return;
-    for (const [id, endMs] of this.#open) {
-      if (atMs < endMs) continue;
-      this.#done.set(id, atMs - endMs);
-      this.#open.delete(id);
+  /** A snapshot at `atMs` and the conditions open in it (none: whole). */
+  observe(atMs: number, open: readonly string[]): void {
+    const now = new Set(open);
+    for (const [id, fault] of this.#open) {
+      if (atMs < fault.endMs) continue;
+      for (const key of fault.seen) if (!now.has(key)) fault.cleared.add(key);
+      for (const key of now) fault.seen.add(key);
+      if ([...now].every((key) => fault.cleared.has(key))) {
+        this.#done.set(id, atMs - fault.endMs);
+        this.#open.delete(id);
+      }
     }
   }
 
   /** Faults still waiting, with since when (epoch ms). */
   pending(): [number, number][] {
-    return [...this.#open];
+    return [...this.#open].map(([id, fault]) => [id, fault.endMs]);
   }
 
   recoveryMs(id: number): number | undefined {

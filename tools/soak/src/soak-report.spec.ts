@@ -54,7 +54,7 @@ describe('formatReport', () => {
       faultLog: [],
       violations: [{ invariant: 'drain-terminal', atMs: 9_000, detail: 'drain d1 still withdrawing' }],
       leftovers: ['netns sok-1'],
-      clients: { sessions: 5, failures: 1 },
+      clients: { sessions: 5, failures: 1, lastErrors: [] },
     };
     const text = formatReport(report);
     expect(text).toContain('seed 42, 3 min, interrupted');

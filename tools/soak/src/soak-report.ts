@@ -66,13 +66,15 @@ export interface SoakReport {
   endedAt: string;
   /** Ended by Ctrl-C (or SIGTERM) before its time. */
   interrupted: boolean;
+  /** Why the soak could not run (the stack or the apps did not come up). */
+  startError?: string;
   faults: Record<FaultKind, FaultSummary>;
   faultLog: FaultRecord[];
   ledger?: LedgerComparison;
   violations: Violation[];
   /** Anything of the run still on the host after cleanup (goal: none). */
   leftovers: string[];
-  clients: { sessions: number; failures: number };
+  clients: { sessions: number; failures: number; lastErrors: string[] };
 }
 
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${(value / 1000).toFixed(1)}s`);
@@ -98,6 +100,7 @@ export function formatReport(report: SoakReport): string {
       : `  winners: ${ledger.produced} produced, ${ledger.atRedeemer} at the redeemer, ${ledger.lost.length} lost, ` +
           `${ledger.submittedTwice.length} submitted twice, ${ledger.undecided.length} undecided`,
     `  client sessions: ${report.clients.sessions} (${report.clients.failures} failed)`,
+    ...(report.startError === undefined ? [] : [`  the soak could not run: ${report.startError}`]),
     `  invariant violations: ${report.violations.length}`,
     ...report.violations.map((v) => `    ${ms(v.atMs)} ${v.invariant}: ${v.detail}`),
     `  left on the host: ${report.leftovers.length === 0 ? 'nothing' : report.leftovers.join(', ')}`,

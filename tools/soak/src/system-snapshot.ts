@@ -34,8 +34,8 @@ export function shortPools(snapshot: SystemSnapshot, pools: PoolSizes): string[]
 
 /**
  * Why the system is not whole yet (empty when it is): every member ready, every pool full, and Node
- * holding exactly the runners the adapter registered. The soak times a fault's recovery until this is
- * empty again.
+ * holding exactly the runners the adapter registered. Each reason is a fixed condition name (figures
+ * go in the log, not here), so the recovery timer can tell a condition that cleared from a new one.
  */
 export function unwholeReasons(snapshot: SystemSnapshot, pools: PoolSizes): string[] {
   const reasons = snapshot.unreadyMembers.map((member) => `${member} not ready`);
@@ -45,7 +45,6 @@ export function unwholeReasons(snapshot: SystemSnapshot, pools: PoolSizes): stri
     return reasons;
   }
   const held = snapshot.registrations.filter((r) => HELD_AT_NODE.includes(r.state)).length;
-  if (snapshot.nodeRunners !== held)
-    reasons.push(`Node holds ${snapshot.nodeRunners} runners, adapter ${held}`);
+  if (snapshot.nodeRunners !== held) reasons.push('Node and adapter disagree on runners');
   return reasons;
 }
