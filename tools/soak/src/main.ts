@@ -175,6 +175,8 @@ const report: SoakReport = {
   clients: {
     sessions: result.tally.sessions,
     failures: result.tally.failures,
+    held: result.tally.held.length,
+    cut: result.tally.held.filter((session) => session.cut !== undefined).length,
     lastErrors: result.tally.lastErrors,
   },
 };

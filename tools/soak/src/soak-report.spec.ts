@@ -54,12 +54,13 @@ describe('formatReport', () => {
       faultLog: [],
       violations: [{ invariant: 'drain-terminal', atMs: 9_000, detail: 'drain d1 still withdrawing' }],
       leftovers: ['netns sok-1'],
-      clients: { sessions: 5, failures: 1, lastErrors: [] },
+      clients: { sessions: 5, failures: 1, held: 3, cut: 1, lastErrors: [] },
     };
     const text = formatReport(report);
     expect(text).toContain('seed 42, 3 min, interrupted');
     expect(text).toMatch(/drain\s+1\s+0\s+1\s+1\.5s/);
     expect(text).toContain('winners: ledger not read');
+    expect(text).toContain('5 completed, 1 failed; 3 sessions held with a stream, 1 of them cut early');
     expect(text).toContain('9.0s drain-terminal: drain d1 still withdrawing');
     expect(text).toContain('left on the host: netns sok-1');
   });

@@ -74,7 +74,8 @@ export interface SoakReport {
   violations: Violation[];
   /** Anything of the run still on the host after cleanup (goal: none). */
   leftovers: string[];
-  clients: { sessions: number; failures: number; lastErrors: string[] };
+  /** Client runs completed and failed; sessions held with a stream open, and of those cut early. */
+  clients: { sessions: number; failures: number; held: number; cut: number; lastErrors: string[] };
 }
 
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${(value / 1000).toFixed(1)}s`);
@@ -99,7 +100,8 @@ export function formatReport(report: SoakReport): string {
       ? '  winners: ledger not read'
       : `  winners: ${ledger.produced} produced, ${ledger.atRedeemer} at the redeemer, ${ledger.lost.length} lost, ` +
           `${ledger.submittedTwice.length} submitted twice, ${ledger.undecided.length} undecided`,
-    `  client sessions: ${report.clients.sessions} (${report.clients.failures} failed)`,
+    `  client runs: ${report.clients.sessions} completed, ${report.clients.failures} failed; ` +
+      `${report.clients.held} sessions held with a stream, ${report.clients.cut} of them cut early`,
     ...(report.startError === undefined ? [] : [`  the soak could not run: ${report.startError}`]),
     `  invariant violations: ${report.violations.length}`,
     ...report.violations.map((v) => `    ${ms(v.atMs)} ${v.invariant}: ${v.detail}`),
