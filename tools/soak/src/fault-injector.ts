@@ -40,11 +40,16 @@ async function memberFault(fault: PlannedFault, deps: InjectorDeps): Promise<Inj
     return { endedAtMs: Date.now(), detail: `kill -9 pid ${pid}` };
   }
   if (fault.kind === 'stop-member') {
+    const stoppedAt = Date.now();
     signalGroup(pid, 'SIGSTOP');
     await pause(fault.durationMs, deps.signal);
     signalGroup(pid, 'SIGCONT');
-    return { endedAtMs: Date.now(), detail: `SIGSTOP pid ${pid}, SIGCONT after ${fault.durationMs} ms` };
+    return {
+      endedAtMs: Date.now(),
+      detail: `SIGSTOP pid ${pid}, SIGCONT after ${Date.now() - stoppedAt} ms`,
+    };
   }
+  const refusedAt = Date.now();
   deps.stack.refuseRestart(fault.target);
   try {
     signalGroup(pid, 'SIGKILL');
@@ -52,7 +57,10 @@ async function memberFault(fault: PlannedFault, deps: InjectorDeps): Promise<Inj
   } finally {
     deps.stack.allowRestart(fault.target);
   }
-  return { endedAtMs: Date.now(), detail: `kill -9 pid ${pid}, restarts refused for ${fault.durationMs} ms` };
+  return {
+    endedAtMs: Date.now(),
+    detail: `kill -9 pid ${pid}, restarts refused for ${Date.now() - refusedAt} ms`,
+  };
 }
 
 async function killAppProcess(fault: PlannedFault, deps: InjectorDeps): Promise<Injection> {
