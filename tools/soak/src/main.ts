@@ -9,7 +9,7 @@ import { ensureExampleAppImage } from '@sandbox/sandbox-local';
 import { localInstances, RESTART_SIGNAL } from './stack-api';
 import { ensureSdkVenv } from '@sandbox/testing';
 import { pino } from 'pino';
-import { cleanUpLeftovers } from './host-check';
+import { cleanUpLeftovers, startTimeOf } from './host-check';
 import { InvariantTracker } from './invariant-tracker';
 import { RecoveryTimer } from './recovery-timer';
 import { callRoute } from './route-client';
@@ -150,6 +150,9 @@ for (const member of stack.members.values()) {
   const pid = member.pid();
   if (pid !== undefined) result.memberPids.add(pid);
 }
+// The run's processes with their start times, taken while they run: a pid reused later is not ours.
+const processes = new Map<number, string | undefined>();
+for (const pid of [...result.memberPids, ...result.clientPids]) processes.set(pid, startTimeOf(pid));
 await stack.stop();
 const leftovers = await cleanUpLeftovers(
   localInstances({
@@ -157,7 +160,7 @@ const leftovers = await cleanUpLeftovers(
     subnet: config.SOAK_INSTANCE_SUBNET,
     logger: driverLog,
   }),
-  [...result.memberPids, ...result.clientPids],
+  processes,
   log.say,
 );
 const report: SoakReport = {

@@ -22,7 +22,7 @@ export interface RunResult {
   recovery: RecoveryTimer;
   tally: ClientTally;
   drainDeadlinesMs: Set<number>;
-  /** Pids of every member run the soak saw (the leftover check looks for them after the stop). */
+  /** Pids of the members' last runs, taken just before the stop (the leftover check looks for them). */
   memberPids: Set<number>;
   clientPids: Set<number>;
   lastSnapshot?: SystemSnapshot;
@@ -71,10 +71,6 @@ async function watchSystem(options: RunOptions, result: RunResult, stop: AbortSi
   while (!stop.aborted) {
     const snapshot = await readSnapshot(sources);
     result.lastSnapshot = snapshot;
-    for (const member of options.stack.members.values()) {
-      const pid = member.pid();
-      if (pid !== undefined) result.memberPids.add(pid);
-    }
     for (const drain of snapshot.drains ?? []) result.drainDeadlinesMs.add(drain.deadlineMs);
     const before = result.tracker.violations.length;
     result.tracker.observe(snapshot);
