@@ -56,6 +56,7 @@ const COMMANDS = {
     run: (args) => runNode(['--import', 'tsx', 'tools/node-sim/src/main.ts', ...args]),
   },
   bench: { debian: true, run: (args) => runNode(['--import', 'tsx', 'tools/bench/src/main.ts', ...args]) },
+  soak: { debian: true, run: (args) => runNode(['--import', 'tsx', 'tools/soak/src/main.ts', ...args]) },
   lint: {
     debian: false,
     run: (args) => {

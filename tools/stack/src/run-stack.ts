@@ -32,6 +32,8 @@ export interface RunStackOptions {
   now?: () => number;
   /** @defaultValue abortableDelay */
   delay?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Called with each member as its supervision starts (a soak signals members by their pids). */
+  onMember?: (member: SupervisedMember) => void;
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -65,6 +67,7 @@ export async function runStack(specs: ProcessSpec[], options: RunStackOptions): 
       restartDir === undefined ? undefined : recordChildPid(restartDir),
     );
     running.push(member);
+    options.onMember?.(member);
     if (restartDir !== undefined) {
       const pid = options.pid ?? process.pid;
       unlisten.push(listenForRestartRequests({ dir: restartDir, member, signals: options.signals, pid }));
