@@ -1,4 +1,10 @@
-export { leaseEnvFields, leaseSettings, type LeaseEnv, type LeaseTimings } from './lease-config';
+export {
+  DEFAULT_LEASE_TIMINGS,
+  leaseEnvFields,
+  leaseSettings,
+  type LeaseEnv,
+  type LeaseTimings,
+} from './lease-config';
 export {
   createLeaseElector,
   type LeaseElector,

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { instanceManagerRoutes } from '@sandbox/protocol';
-import { ensureExampleAppImage } from '@sandbox/sandbox-local';
+import { ensureExampleAppImage } from '@sandbox/sandbox-local/testing';
 import { localInstances, RESTART_SIGNAL } from './stack-api';
 import { ensureSdkVenv } from '@sandbox/testing';
 import { pino } from 'pino';
