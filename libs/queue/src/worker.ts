@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_QUEUE_PREFIX } from './defaults';
 import { jobSchema } from './job-data';
+import { processWorkerName } from './worker-name';
 
 /** One async handler per job name, receiving the parsed (typed) data and the BullMQ job. */
 export type JobHandlers<Q extends QueueDefinition> = {
@@ -27,6 +28,12 @@ export interface WorkerDeps {
    * `settings.backoffStrategy` for jobs whose `backoff.type` is custom. @defaultValue BullMQ's
    */
   tuning?: WorkerTuning;
+  /**
+   * The worker's name: BullMQ names its connection after it and records it on every job it takes,
+   * which is how `reclaimOrphanedJobs` tells a dead holder from a live one. Must be unique to
+   * this process. @defaultValue {@link processWorkerName}
+   */
+  name?: string;
 }
 
 /** The BullMQ worker options {@link WorkerDeps.tuning} may set. */
@@ -77,6 +84,7 @@ export function createWorker<Q extends QueueDefinition>(
     prefix: deps.prefix ?? DEFAULT_QUEUE_PREFIX,
     concurrency: deps.concurrency ?? 1,
     autorun: deps.autorun ?? true,
+    name: deps.name ?? processWorkerName(),
   });
   worker.on('error', (err: Error) => logger.error({ err }, 'worker error'));
   worker.on('failed', (job: Job | undefined, err: Error) => {
