@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_QUEUE_PREFIX } from './defaults';
 import { jobSchema } from './job-data';
+import { reclaimOrphanedJobs, type ReclaimResult } from './reclaim';
 import { processWorkerName } from './worker-name';
 
 /** One async handler per job name, receiving the parsed (typed) data and the BullMQ job. */
@@ -30,7 +31,7 @@ export interface WorkerDeps {
   tuning?: WorkerTuning;
   /**
    * The worker's name: BullMQ names its connection after it and records it on every job it takes,
-   * which is how `reclaimOrphanedJobs` tells a dead holder from a live one. Must be unique to
+   * which is how {@link reclaimOrphanedJobs} tells a dead holder from a live one. Must be unique to
    * this process. @defaultValue {@link processWorkerName}
    */
   name?: string;
@@ -46,6 +47,12 @@ export type WorkerTuning = Pick<
 export interface TypedWorker {
   /** The underlying BullMQ worker. */
   readonly worker: Worker;
+  /**
+   * Moves back to wait this queue's jobs whose worker died (see `reclaimOrphanedJobs`). Run it
+   * before `worker.run()` when the worker was created with `autorun: false`, so work a killed
+   * process left behind resumes at once rather than after BullMQ's stalled check.
+   */
+  reclaimOrphans(): Promise<ReclaimResult>;
   /** Stops taking jobs and waits for the active ones (BullMQ has no timeout here; the caller's shutdown timer does). */
   close(): Promise<void>;
 }
@@ -96,7 +103,16 @@ export function createWorker<Q extends QueueDefinition>(
     };
     logger.warn(fields, 'job failed');
   });
-  return { worker, close: () => closeWorker(worker) };
+  const reclaimDeps = {
+    connection: deps.connection,
+    prefix: deps.prefix ?? DEFAULT_QUEUE_PREFIX,
+    logger: deps.logger,
+  };
+  return {
+    worker,
+    reclaimOrphans: () => reclaimOrphanedJobs(definition.name, reclaimDeps),
+    close: () => closeWorker(worker),
+  };
 }
 
 // BullMQ race (taskforcesh/bullmq#1810): a stalled-jobs check in flight when close() is called arms
