@@ -50,3 +50,4 @@ export {
 } from './stack-process';
 export { createMemoryCgroup, type MemoryCgroup } from './memory-cgroup';
 export { allocatedBytes, topAllocationSites, type SamplingProfile } from './heap-sampling';
+export { HOLD_JOBS_PRELOAD, holdingLine } from './hold-jobs';
