@@ -2,7 +2,7 @@ import { Job, Queue, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_QUEUE_PREFIX } from './defaults';
-import { workerConnectionPrefix } from './worker-name';
+import { workerConnectionPrefix, workerNamesInClientList } from './worker-name';
 
 /** Dependencies of {@link reclaimOrphanedJobs}. */
 export interface ReclaimDeps {
@@ -90,15 +90,9 @@ async function activeJobHolders(redis: Redis, keyPrefix: string): Promise<Active
   return holders;
 }
 
-/** The names of the workers of one queue with a connection open now (from `CLIENT LIST`). */
+/** The names of the workers of one queue with a connection open now. */
 async function liveWorkerNames(redis: Redis, connectionPrefix: string): Promise<Set<string>> {
-  const list = String(await redis.call('CLIENT', 'LIST'));
-  const names = new Set<string>();
-  for (const line of list.split(/\r?\n/)) {
-    const name = / name=(\S*)/.exec(` ${line}`)?.[1];
-    if (name?.startsWith(connectionPrefix)) names.add(name.slice(connectionPrefix.length));
-  }
-  return names;
+  return workerNamesInClientList(String(await redis.call('CLIENT', 'LIST')), connectionPrefix);
 }
 
 const CHANGED_HANDS = /lock|missing key|not in the active state/i;

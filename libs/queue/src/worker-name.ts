@@ -24,3 +24,18 @@ export function processWorkerName(): string {
 export function workerConnectionPrefix(prefix: string, queueName: string): string {
   return `${prefix}:${Buffer.from(queueName).toString('base64')}${WORKER_CONNECTION_MARK}`;
 }
+
+/**
+ * The worker names in a `CLIENT LIST` reply whose connection name starts with `connectionPrefix`
+ * ({@link workerConnectionPrefix}): one client per line, `name=<name>` among its fields.
+ */
+export function workerNamesInClientList(list: string, connectionPrefix: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of list.split(/\r?\n/)) {
+    const name = / name=(\S*)/.exec(` ${line}`)?.[1];
+    if (name?.startsWith(connectionPrefix) && name.length > connectionPrefix.length) {
+      names.add(name.slice(connectionPrefix.length));
+    }
+  }
+  return names;
+}
