@@ -18,7 +18,6 @@ import type { AdapterConfig } from './config';
 import { createSessionEventsPublisher, type SessionEventsPublisher } from './events/session-events.publisher';
 import { createAdapterCommandsWorker } from './jobs/adapter-commands.worker';
 import { createInstanceEventsWorker } from './jobs/instance-events.worker';
-import { reclaimOrphans } from './jobs/reclaim-orphans';
 import { createAdapterMetrics } from './metrics/adapter-metrics';
 import { O2RSlots } from './registrations/sessions/o2r-slots';
 import { createRegistrationStore } from './registrations/state/registration-store';
@@ -158,9 +157,8 @@ export async function composeAdapter(
       lease,
       start: [
         { name: 'registrations', run: () => manager.load() },
-        // Jobs a killed adapter was handling run at once, not after BullMQ's stalled check.
-        { name: 'orphaned-jobs', run: () => reclaimOrphans(workers) },
-        { name: 'job-workers', run: () => workers.forEach((worker) => void worker.worker.run()) },
+        // Jobs a killed adapter was handling go back first: they run now, not after BullMQ's stalled check.
+        { name: 'job-workers', run: async () => void (await Promise.all(workers.map((w) => w.start()))) },
       ],
       stop: stopActive,
     },

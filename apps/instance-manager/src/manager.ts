@@ -184,8 +184,7 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
         autorun: false,
       });
       // An event a killed manager was handling (a take, say) runs now, not after BullMQ's stalled check.
-      await worker.reclaimOrphans();
-      void worker.worker.run();
+      await worker.start();
     },
     async stop(options = {}) {
       await worker?.close();

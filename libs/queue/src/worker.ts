@@ -53,6 +53,11 @@ export interface TypedWorker {
    * process left behind resumes at once rather than after BullMQ's stalled check.
    */
   reclaimOrphans(): Promise<ReclaimResult>;
+  /**
+   * For a worker created with `autorun: false`: {@link TypedWorker.reclaimOrphans}, then starts taking
+   * jobs (a failure of the run loop is logged). Resolves once the reclaim is done.
+   */
+  start(): Promise<void>;
   /** Stops taking jobs and waits for the active ones (BullMQ has no timeout here; the caller's shutdown timer does). */
   close(): Promise<void>;
 }
@@ -108,11 +113,12 @@ export function createWorker<Q extends QueueDefinition>(
     prefix: deps.prefix ?? DEFAULT_QUEUE_PREFIX,
     logger: deps.logger,
   };
-  return {
-    worker,
-    reclaimOrphans: () => reclaimOrphanedJobs(definition.name, reclaimDeps),
-    close: () => closeWorker(worker),
+  const reclaimOrphans = () => reclaimOrphanedJobs(definition.name, reclaimDeps);
+  const start = async (): Promise<void> => {
+    await reclaimOrphans();
+    worker.run().catch((err: unknown) => logger.error({ err }, 'worker stopped'));
   };
+  return { worker, reclaimOrphans, start, close: () => closeWorker(worker) };
 }
 
 // BullMQ race (taskforcesh/bullmq#1810): a stalled-jobs check in flight when close() is called arms
