@@ -46,7 +46,9 @@ interface ActiveJobHolder {
  * ({@link processWorkerName}), so a live worker of any replica is always seen. Each move goes
  * through BullMQ's own `moveToWait` / `moveToFailed` with the lock token read together with the
  * worker name, so a job that changed hands since is never moved. Jobs of unnamed workers and jobs
- * whose lock already expired are left to BullMQ's stalled check.
+ * whose lock already expired are left to BullMQ's stalled check. A live worker whose connection is
+ * down at that very moment (reconnecting) looks dead: its job then runs twice, as after a stalled
+ * check, which idempotent processors absorb.
  */
 export async function reclaimOrphanedJobs(queueName: string, deps: ReclaimDeps): Promise<ReclaimResult> {
   const prefix = deps.prefix ?? DEFAULT_QUEUE_PREFIX;
