@@ -166,7 +166,8 @@ export async function composeAdapter(
       lease,
       start: [
         { name: 'registrations', run: () => manager.load() },
-        { name: 'job-workers', run: () => workers.forEach((worker) => void worker.worker.run()) },
+        // Jobs a killed adapter was handling go back first: they run now, not after BullMQ's stalled check.
+        { name: 'job-workers', run: async () => void (await Promise.all(workers.map((w) => w.start()))) },
         { name: 'sessions-view', run: () => sessionsView.start() },
       ],
       stop: stopActive,

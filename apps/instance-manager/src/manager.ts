@@ -181,7 +181,10 @@ export function createInstanceManager(deps: ManagerDeps): InstanceManager {
         connection: deps.workerRedis,
         prefix: settings.queuePrefix,
         logger,
+        autorun: false,
       });
+      // An event a killed manager was handling (a take, say) runs now, not after BullMQ's stalled check.
+      await worker.start();
     },
     async stop(options = {}) {
       await worker?.close();

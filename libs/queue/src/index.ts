@@ -29,6 +29,7 @@ export {
   type Producer,
   type ProducerDeps,
 } from './producer';
+export { reclaimOrphanedJobs, type ReclaimDeps, type ReclaimResult } from './reclaim';
 export { orRedisUnavailable } from './redis-unavailable';
 export { openRedisPair, type RedisPair, type RedisPairDeps } from './redis-pair';
 export type { RedisCommandClient } from './redis-info';
@@ -39,3 +40,4 @@ export {
   type WorkerDeps,
   type WorkerTuning,
 } from './worker';
+export { processWorkerName } from './worker-name';

@@ -5,6 +5,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_QUEUE_PREFIX } from './defaults';
 import { jobSchema } from './job-data';
+import { reclaimOrphanedJobs, type ReclaimResult } from './reclaim';
+import { processWorkerName } from './worker-name';
 
 /** One async handler per job name, receiving the parsed (typed) data and the BullMQ job. */
 export type JobHandlers<Q extends QueueDefinition> = {
@@ -27,6 +29,12 @@ export interface WorkerDeps {
    * `settings.backoffStrategy` for jobs whose `backoff.type` is custom. @defaultValue BullMQ's
    */
   tuning?: WorkerTuning;
+  /**
+   * The worker's name: BullMQ names its connection after it and records it on every job it takes,
+   * which is how {@link reclaimOrphanedJobs} tells a dead holder from a live one. Must be unique to
+   * this process. @defaultValue {@link processWorkerName}
+   */
+  name?: string;
 }
 
 /** The BullMQ worker options {@link WorkerDeps.tuning} may set. */
@@ -39,6 +47,17 @@ export type WorkerTuning = Pick<
 export interface TypedWorker {
   /** The underlying BullMQ worker. */
   readonly worker: Worker;
+  /**
+   * Moves back to wait this queue's jobs whose worker died (see `reclaimOrphanedJobs`). Run it
+   * before `worker.run()` when the worker was created with `autorun: false`, so work a killed
+   * process left behind resumes at once rather than after BullMQ's stalled check.
+   */
+  reclaimOrphans(): Promise<ReclaimResult>;
+  /**
+   * For a worker created with `autorun: false`: {@link TypedWorker.reclaimOrphans}, then starts taking
+   * jobs (a failure of the run loop is logged). Resolves once the reclaim is done.
+   */
+  start(): Promise<void>;
   /** Stops taking jobs and waits for the active ones (BullMQ has no timeout here; the caller's shutdown timer does). */
   close(): Promise<void>;
 }
@@ -77,6 +96,7 @@ export function createWorker<Q extends QueueDefinition>(
     prefix: deps.prefix ?? DEFAULT_QUEUE_PREFIX,
     concurrency: deps.concurrency ?? 1,
     autorun: deps.autorun ?? true,
+    name: deps.name ?? processWorkerName(),
   });
   worker.on('error', (err: Error) => logger.error({ err }, 'worker error'));
   worker.on('failed', (job: Job | undefined, err: Error) => {
@@ -88,7 +108,17 @@ export function createWorker<Q extends QueueDefinition>(
     };
     logger.warn(fields, 'job failed');
   });
-  return { worker, close: () => closeWorker(worker) };
+  const reclaimDeps = {
+    connection: deps.connection,
+    prefix: deps.prefix ?? DEFAULT_QUEUE_PREFIX,
+    logger: deps.logger,
+  };
+  const reclaimOrphans = () => reclaimOrphanedJobs(definition.name, reclaimDeps);
+  const start = async (): Promise<void> => {
+    await reclaimOrphans();
+    worker.run().catch((err: unknown) => logger.error({ err }, 'worker stopped'));
+  };
+  return { worker, reclaimOrphans, start, close: () => closeWorker(worker) };
 }
 
 // BullMQ race (taskforcesh/bullmq#1810): a stalled-jobs check in flight when close() is called arms

@@ -60,3 +60,4 @@ export {
   type Requirement,
   type SuitePlan,
 } from './describe-requiring';
+export { HOLD_JOBS_PRELOAD, holdingLine } from './hold-jobs';

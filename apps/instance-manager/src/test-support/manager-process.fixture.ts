@@ -14,13 +14,17 @@ export interface ManagerProcess {
   readonly output: () => string;
 }
 
-/** Starts main.ts with exactly the given environment (include PATH and HOME) and waits until /readyz is 200. */
+/**
+ * Starts main.ts with exactly the given environment (include PATH and HOME) and waits until /readyz
+ * is 200. `nodeArgs` go before the entry, e.g. `['--import', <preload>]`.
+ */
 export async function startManagerProcess(
   env: Record<string, string>,
   port: number,
   timeoutMs = 60_000,
+  nodeArgs: readonly string[] = [],
 ): Promise<ManagerProcess> {
-  const child = startChildProcess(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = startChildProcess(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
     // One replica restarted in place (as a pod's container): it takes its lease back at once.
     env: { DRAIN_DELAY_MS: '0', LEASE_HOLDER_ID: 'instance-manager-0', ...env, PORT: String(port) },
     keepChars: 20_000,
