@@ -60,9 +60,22 @@ async function dnsChecks(provider: ClusterProvider, pods: { echo: AppPod; echoNe
   if (resolved.result !== 'resolved' || !resolved.detail.includes(host))
     problems.push(`${name} through ${resolver}: expected ${host}, got ${JSON.stringify(resolved)}`);
   else {
-    const reached = await connectFromPod(provider.kubectl, APPS_NAMESPACE, pods.echoNet.name, { host, port });
-    if (reached.result !== 'connected')
-      problems.push(`${name} resolved, but ${host}:${port} gave ${JSON.stringify(reached)}`);
+    // The policy engine rewrites its rules on a timer; a refusal seen once while the matrix above just
+    // connected to the same address is tried again twice (each attempt is reported if none connects).
+    const attempts: ProbeOutcome[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const reached = await connectFromPod(provider.kubectl, APPS_NAMESPACE, pods.echoNet.name, {
+        host,
+        port,
+      });
+      attempts.push(reached);
+      if (reached.result === 'connected') break;
+    }
+    if (attempts.every((reached) => reached.result !== 'connected'))
+      problems.push(`${name} resolved, but ${host}:${port} gave ${JSON.stringify(attempts)}`);
+    else if (attempts.length > 1)
+      log(`egress: ${host}:${port} connected after ${JSON.stringify(attempts.slice(0, -1))}`);
   }
   check(log, `egress: internet resolves ${name} through ${resolver} and connects to it`, problems);
   const refused = await resolveFromPod(provider.kubectl, APPS_NAMESPACE, pods.echo.name, name);
